@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+# The only entry point.  `make` builds everything and runs the benchmark;
+# `make test` builds everything and runs every test booted in QEMU.
+# See README.md.
+
+TOP	:= $(CURDIR)
+BUILD	?= $(TOP)/build
+KSRC	:= $(BUILD)/linux
+KOUT	:= $(BUILD)/kbuild
+KHDR	:= $(KOUT)/usr/include
+BZIMAGE	:= $(KOUT)/arch/x86/boot/bzImage
+OBJ	:= $(BUILD)/obj
+TESTS_OUT := $(BUILD)/tests
+BENCH_OUT := $(BUILD)/bench
+KSFT_OUT := $(BUILD)/kselftest/kvm
+GEN_INIT_CPIO := $(BUILD)/gen_init_cpio
+INITRAMFS := $(BUILD)/initramfs.cpio
+RUNS	:= $(BUILD)/runs
+
+CC	:= gcc
+INCLUDES := -isystem $(KHDR) -I$(TOP)/common/include -I$(TOP)/common/vmm \
+	    -I$(KSRC)/tools/testing/selftests
+HOST_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE $(INCLUDES)
+# Code that runs in the guest, at ring 0 (or 3), on its own stack, with no
+# libc, no FS base, no FPU state and interrupts that may hit any stack.
+GUEST_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -ffreestanding \
+	-fno-builtin -fno-stack-protector -fcf-protection=none -mgeneral-regs-only \
+	-mno-red-zone -fno-pic -fno-asynchronous-unwind-tables $(INCLUDES)
+LDFLAGS	:= -static -no-pie -pthread
+
+# Filled in by the folders' build.mk files.
+GUEST_TESTS :=
+KVM_SELFTESTS :=
+SKIP_FILES :=
+
+.PHONY: all deps kernel tests initramfs test bench clean distclean check-harness
+
+all:
+	$(MAKE) deps
+	$(MAKE) kernel
+	$(MAKE) bench
+
+deps:
+	@common/scripts/deps.sh
+
+kernel:
+	@common/scripts/kernel.sh all
+
+include common/build.mk
+include $(wildcard $(filter-out common/build.mk,$(wildcard */build.mk)))
+
+$(OBJ)/%.guest.o: %.guest.c
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -MMD -c -o $@ $<
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -MMD -c -o $@ $<
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+$(GEN_INIT_CPIO): $(KSRC)/usr/gen_init_cpio.c
+	$(CC) -O2 -o $@ $<
+
+# Upstream KVM selftests, built from the patched tree against its headers.
+KSFT_BINS := $(addprefix $(KSFT_OUT)/,$(KVM_SELFTESTS))
+$(KSFT_BINS): FORCE
+	@$(MAKE) -s -C $(KSRC)/tools/testing/selftests/kvm OUTPUT=$(KSFT_OUT) \
+		LINUX_HDR_PATH=$(KHDR)/ KHDR_INCLUDES="-isystem $(KHDR)" \
+		LDFLAGS="-pthread -no-pie -static" $(KSFT_BINS) >/dev/null
+.PHONY: FORCE
+FORCE:
+
+$(TESTS_OUT)/skips: $(SKIP_FILES)
+	@mkdir -p $(dir $@)
+	@cat $^ | grep -v '^#' > $@ || true
+
+tests: $(GUEST_TESTS) $(KSFT_BINS) $(TESTS_OUT)/skips
+	@for t in $(KSFT_BINS); do \
+		cmp -s $$t $(TESTS_OUT)/$$(basename $$t) || \
+		cp $$t $(TESTS_OUT)/; done
+	@rm -f $(TESTS_OUT)/zz_injected_failure
+ifneq ($(INJECT_FAILURE),)
+	@printf '#!/bin/sh\necho "not ok 1 deliberately injected failure"\nexit 1\n' \
+		> $(TESTS_OUT)/zz_injected_failure
+	@chmod +x $(TESTS_OUT)/zz_injected_failure
+endif
+
+initramfs: tests $(GEN_INIT_CPIO)
+	@common/qemu/mkinitramfs.sh $(INITRAMFS) $(GEN_INIT_CPIO) $(TESTS_OUT) $(BENCH_OUT)
+
+check-harness:
+	@common/qemu/selftest/run.sh
+
+test:
+	@$(MAKE) -s deps
+	@$(MAKE) -s kernel
+	@$(MAKE) -s check-harness
+	@$(MAKE) -s initramfs
+	@common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
+
+bench:
+	@echo "bench: the comparison harness is added by issue #4 (bench/)"
+
+clean:
+	rm -rf $(OBJ) $(TESTS_OUT) $(BENCH_OUT) $(KSFT_OUT) $(INITRAMFS) $(RUNS)
+
+distclean:
+	rm -rf $(BUILD)

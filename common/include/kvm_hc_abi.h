@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Guest ABI for asking the host to run a system call.
+ *
+ * The guest is a ring-0 kernel whose address space matches its host process
+ * (gVisor's Sentry model): every pointer it hands over, including the
+ * pt_regs block itself, is valid as a host virtual address.
+ *
+ *   rax = KVM_HC_HOST_SYSCALL, rbx = a0 = host-virtual address of a
+ *   struct pt_regs; pt_regs.rax holds the syscall number, rdi, rsi, rdx,
+ *   r10, r8, r9 the arguments (the x86-64 syscall convention).
+ *
+ *   On return rax = 0 if the syscall ran (its result is in pt_regs.rax),
+ *   or a negative KVM error (-KVM_ENOSYS, -KVM_EPERM, -KVM_EFAULT...) if not.
+ */
+#ifndef KVM_HC_ABI_H
+#define KVM_HC_ABI_H
+
+#include <stdint.h>
+#include <asm/ptrace.h>		/* struct pt_regs, user-space layout */
+
+#ifndef KVM_HC_HOST_SYSCALL
+#define KVM_HC_HOST_SYSCALL	13
+#endif
+#ifndef KVM_CAP_PV_HOST_SYSCALL
+#define KVM_CAP_PV_HOST_SYSCALL	239
+#endif
+#ifndef KVM_FEATURE_PV_HOST_SYSCALL
+#define KVM_FEATURE_PV_HOST_SYSCALL	31
+#endif
+
+#define HC_KVM_ENOSYS	1000	/* uapi/linux/kvm_para.h */
+#define HC_KVM_EPERM	1
+#define HC_KVM_EFAULT	14
+
+/*
+ * Set by the VMM before the guest runs: AMD wants vmmcall, Intel vmcall.
+ * KVM would patch the other one in place, but guest text is a read-only
+ * memslot here, and patching is a quirk userspace can turn off anyway.
+ */
+extern volatile int guest_use_vmmcall;
+
+static inline long guest_hypercall1(unsigned long nr, unsigned long a0)
+{
+	long ret;
+
+	if (guest_use_vmmcall)
+		asm volatile("vmmcall" : "=a"(ret) : "a"(nr), "b"(a0) : "memory");
+	else
+		asm volatile("vmcall" : "=a"(ret) : "a"(nr), "b"(a0) : "memory");
+	return ret;
+}
+
+static inline long guest_host_syscall(struct pt_regs *regs)
+{
+	return guest_hypercall1(KVM_HC_HOST_SYSCALL, (unsigned long)regs);
+}
+
+#endif

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Pack an initramfs with busybox, /init and the given directories:
+#   mkinitramfs.sh OUT.cpio GEN_INIT_CPIO TESTS_DIR [BENCH_DIR]
+set -euo pipefail
+out=$1 gen=$2 tests=$3 bench=${4:-}
+here=$(cd "$(dirname "$0")" && pwd)
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+
+busybox=$(command -v busybox || echo /bin/busybox)
+{
+	echo "dir /bin 755 0 0"
+	echo "dir /dev 755 0 0"
+	echo "nod /dev/console 600 0 0 c 5 1"
+	echo "dir /proc 755 0 0"
+	echo "dir /sys 755 0 0"
+	echo "dir /tmp 1777 0 0"
+	echo "file /bin/busybox $busybox 755 0 0"
+	echo "file /init $here/init.sh 755 0 0"
+	for d in tests bench; do
+		src=$tests
+		[ $d = bench ] && src=$bench
+		echo "dir /$d 755 0 0"
+		[ -n "$src" ] && [ -d "$src" ] || continue
+		for f in "$src"/*; do
+			[ -f "$f" ] || continue
+			echo "file /$d/$(basename "$f") $f 755 0 0"
+		done
+	done
+} > "$list"
+"$gen" "$list" > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,47 @@
+#!/bin/bash
+# Boot the test kernel in QEMU and judge the run.
+#   run.sh BZIMAGE INITRAMFS OUTDIR [MODE] [ARGS]
+# MODE: test (default) or bench.  Environment:
+#   ACCEL=tcg|kvm   tcg (default): -cpu max, AMD SVM emulated, nested KVM works;
+#                   kvm: real VT-x/AMD-V host, -cpu host.
+#   ICOUNT=1        deterministic guest time: -icount shift=0,sleep=off
+#   TIMEOUT=secs    hard limit for the whole boot (default 1500)
+#   SMP, MEM        guest CPUs (2) and memory (1G)
+# The TAP stream (ttyS1) is shown live and saved as OUTDIR/tap.log, the
+# kernel log (ttyS0) as OUTDIR/console.log.  The verdict comes from
+# tap_summary.py, which also fails the run on kernel splats or a missing
+# end marker (guest crash or hang).
+set -uo pipefail
+bz=$1 initrd=$2 outdir=$3 mode=${4:-test} args=${5:-}
+here=$(cd "$(dirname "$0")" && pwd)
+ACCEL=${ACCEL:-tcg}
+TIMEOUT=${TIMEOUT:-1500}
+mkdir -p "$outdir"
+tap=$outdir/tap.log console=$outdir/console.log
+: > "$tap"
+: > "$console"
+
+case "$ACCEL" in
+kvm) accel=(-accel kvm -cpu host) ;;
+tcg) accel=(-accel tcg -cpu max) ;;
+*) echo "run.sh: ACCEL must be tcg or kvm" >&2; exit 2 ;;
+esac
+[ "${ICOUNT:-0}" = 1 ] && accel+=(-icount shift=0,sleep=off)
+
+cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=7 kvmhc.mode=$mode"
+[ -n "$args" ] && cmdline+=" kvmhc.args=$args"
+
+echo "qemu: ${accel[*]} -smp ${SMP:-2} -m ${MEM:-1G} ($mode, timeout ${TIMEOUT}s)"
+timeout -s KILL "$TIMEOUT" qemu-system-x86_64 "${accel[@]}" \
+	-smp "${SMP:-2}" -m "${MEM:-1G}" -kernel "$bz" -initrd "$initrd" \
+	-append "$cmdline" -display none -monitor none -no-reboot \
+	-serial "file:$console" -serial "file:$tap" &
+qpid=$!
+tail -n +1 -f --pid=$qpid "$tap" &
+tpid=$!
+wait $qpid
+qrc=$?
+wait $tpid 2>/dev/null
+echo "qemu: exit status $qrc"
+[ "$mode" = test ] || { grep -q '^# kvm-hc: end of run' "$tap" && exit 0; exit 1; }
+python3 "$here/tap_summary.py" "$tap" "$console"

@@ -1,0 +1,65 @@
+#!/bin/bash
+# Host-side check of the verdict logic (tap_summary.py), no QEMU needed:
+# each case is a TAP log + console log and the exit status the run must get.
+# The guest run is only as trustworthy as this: a parser that cannot fail
+# would make every test pass.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok=0 bad=0
+
+END='# kvm-hc: end of run'
+CLEAN='[    0.000000] Linux version 6.12
+ACPI Error: AE_BAD_PARAMETER, During Region initialization (20240827/tbxfload-220)
+Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar'
+
+check() {	# name expected-exit tap console
+	printf '%s\n' "$3" > "$tmp/tap"
+	printf '%s\n' "$4" > "$tmp/console"
+	python3 "$here/../tap_summary.py" "$tmp/tap" "$tmp/console" > "$tmp/out"
+	rc=$?
+	if [ "$rc" = "$2" ]; then
+		ok=$((ok + 1))
+	else
+		bad=$((bad + 1))
+		echo "harness: FAIL $1: exit $rc, expected $2"
+		sed 's/^/    /' "$tmp/out"
+	fi
+}
+
+PASS_TAP="TAP version 13
+1..2
+    ok 1 a
+    ok 2 b
+ok 1 prog1
+ok 2 prog2
+$END"
+
+check "all pass" 0 "$PASS_TAP" "$CLEAN"
+check "subtest fails" 1 "1..1
+    ok 1 a
+    not ok 2 b
+not ok 1 prog1 # exit=1
+$END" "$CLEAN"
+check "program fails after its checks" 1 "1..1
+    ok 1 a
+not ok 1 prog1 # exit=139
+$END" "$CLEAN"
+check "no end marker (guest hang)" 1 "1..1
+ok 1 prog1" "$CLEAN"
+check "WARNING in kernel log" 1 "$PASS_TAP" "$CLEAN
+[   12.3] WARNING: CPU: 1 PID: 80 at arch/x86/kvm/x86.c:10000 kvm_foo+0x1/0x2"
+check "BUG in kernel log" 1 "$PASS_TAP" "$CLEAN
+[   12.3] BUG: sleeping function called from invalid context at mm/memory.c:6000"
+check "lockdep report" 1 "$PASS_TAP" "$CLEAN
+[   12.3] WARNING: possible circular locking dependency detected"
+check "only skips" 0 "1..1
+ok 1 prog1 # SKIP kvm_amd nrips=0
+$END" "$CLEAN"
+check "no results at all" 1 "$END" "$CLEAN"
+grep -q 'passed, .* failed, .* skipped' "$tmp/out" || {
+	bad=$((bad + 1)); echo "harness: FAIL closing line missing"; }
+
+echo "harness: verdict logic self-check: $ok ok, $bad wrong"
+[ $bad -eq 0 ]

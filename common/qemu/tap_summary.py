@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Judge one QEMU test run from its TAP log (ttyS1) and kernel log (ttyS0).
+
+Counting: each program in /tests reports a top-level TAP result; a program
+that prints its own (indented) TAP results is counted by those, and its
+top-level "not ok" adds one failure when none of its own results failed
+(it crashed or exited non-zero after its checks).  The run fails on any
+failure, on a kernel splat in the console log, or when the end marker is
+missing (the guest crashed, panicked or hung).
+
+Prints the closing line "N passed, N failed, N skipped"; exit 1 on failure.
+"""
+import re
+import sys
+
+RESULT = re.compile(r'^(\s*)(not ok|ok)\b\s*(\d+)?\s*-?\s*([^#]*)(#\s*(\w+)(.*))?$')
+END = '# kvm-hc: end of run'
+# Kernel messages that fail a run whatever the tests said.  The two ACPI
+# errors QEMU always provokes are not here: they are not splats.
+SPLATS = re.compile(r'(WARNING:|BUG:|Oops|Kernel panic|general protection fault|'
+                    r'KASAN|UBSAN|kernel BUG|Call Trace:|INFO: task .* blocked|'
+                    r'possible recursive locking|circular locking|'
+                    r'suspicious RCU usage|DEBUG_LOCKS_WARN_ON|INFO: lockdep|watchdog: BUG|rcu_sched self-detected)')
+
+
+def main():
+    tap_path, console_path = sys.argv[1], sys.argv[2]
+    with open(tap_path, errors='replace') as f:
+        tap = f.read().replace('\r', '').splitlines()
+    with open(console_path, errors='replace') as f:
+        console = f.read().replace('\r', '').splitlines()
+
+    passed = failed = skipped = 0
+    sub = {'pass': 0, 'fail': 0, 'skip': 0}
+    problems = []
+    for line in tap:
+        m = RESULT.match(line)
+        if not m:
+            continue
+        indent, status, _, name, _, directive, reason = m.groups()
+        skip = directive is not None and directive.upper() == 'SKIP'
+        if indent:
+            kind = 'skip' if skip else ('pass' if status == 'ok' else 'fail')
+            sub[kind] += 1
+            if kind == 'fail':
+                problems.append('failed: ' + line.strip())
+            continue
+        # top-level result of one program
+        name = name.strip()
+        if sum(sub.values()):
+            passed += sub['pass']
+            failed += sub['fail']
+            skipped += sub['skip']
+            if status == 'not ok' and not sub['fail']:
+                failed += 1
+                problems.append('failed after its checks: ' + line.strip())
+        elif skip:
+            skipped += 1
+        elif status == 'ok':
+            passed += 1
+        else:
+            failed += 1
+            problems.append('failed: ' + line.strip())
+        sub = {'pass': 0, 'fail': 0, 'skip': 0}
+
+    if not any(l.startswith(END) for l in tap):
+        failed += 1
+        problems.append('no end marker: the guest crashed, panicked or hung '
+                        '(see the console log)')
+    splats = [l for l in console if SPLATS.search(l)]
+    if splats:
+        failed += 1
+        problems.append('kernel splat in the console log:')
+        problems += ['  ' + l for l in splats[:20]]
+
+    for p in problems:
+        print('# ' + p)
+    if problems:
+        print('# console log: ' + console_path)
+    print(f'{passed} passed, {failed} failed, {skipped} skipped')
+    return 1 if failed or not (passed + skipped) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

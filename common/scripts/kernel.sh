@@ -1,0 +1,152 @@
+#!/bin/bash
+# Build the test kernel: Debian's linux-source-6.12 + every series listed in
+# the top-level `series` file, configured from tinyconfig + fragments.
+#
+# Incremental by design: the tree is extracted once and kept as a git repo
+# whose first commit is tagged `pristine`; on re-runs only patches that
+# changed (and those after them) are re-applied, the .config is regenerated
+# only when a fragment or the applied series changed, and ccache covers the
+# rest.
+#
+# usage: kernel.sh tree|config|build|all
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+SRC=$BUILD/linux
+OUT=$BUILD/kbuild
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export GIT_COMMITTER_NAME=kbuild GIT_COMMITTER_EMAIL=kbuild@localhost
+export GIT_AUTHOR_NAME=kbuild GIT_AUTHOR_EMAIL=kbuild@localhost
+
+log() { echo "kernel: $*"; }
+
+# The patch files of every variant listed in `series`, in order.
+series_patches() {
+	local dir p
+	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series" | while read -r dir; do
+		[ -f "$TOP/$dir/patches/series" ] || continue
+		sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/$dir/patches/series" |
+		while read -r p; do
+			echo "$TOP/$dir/patches/$p"
+		done
+	done
+}
+
+extract_tree() {
+	[ -d "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify pristine >/dev/null && return
+	[ -f "$TARBALL" ] || { echo "kernel: $TARBALL missing (make deps)" >&2; exit 1; }
+	log "extracting $(basename "$TARBALL")"
+	rm -rf "$SRC" "$BUILD/linux-source-6.12"
+	mkdir -p "$BUILD"
+	tar -xf "$TARBALL" -C "$BUILD"
+	mv "$BUILD/linux-source-6.12" "$SRC"
+	git -C "$SRC" init -q
+	git -C "$SRC" config gc.auto 0
+	git -C "$SRC" add -A -f  # Debian's .gitignore ignores the top level
+	git -C "$SRC" commit -q -m "pristine $(basename "$TARBALL")"
+	git -C "$SRC" tag pristine
+}
+
+# Re-apply only from the first patch whose content differs from what is
+# applied, so untouched files keep their mtimes and make stays incremental.
+apply_series() {
+	local state="$SRC/.git/applied-series" want have i k=0 n
+	want=$(series_patches | while read -r p; do
+		echo "$(sha256sum < "$p" | cut -c1-16) $p"; done)
+	have=$(cat "$state" 2>/dev/null || true)
+	mapfile -t W <<<"$want"
+	mapfile -t H <<<"$have"
+	[ -z "$want" ] && W=()
+	[ -z "$have" ] && H=()
+	n=${#H[@]}
+	while [ $k -lt ${#W[@]} ] && [ $k -lt $n ] && [ "${W[$k]}" = "${H[$k]}" ]; do
+		k=$((k + 1))
+	done
+	if [ $k -eq $n ] && [ $k -eq ${#W[@]} ] &&
+	   [ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ]; then
+		log "series up to date ($n patches)"
+		return
+	fi
+	local base
+	base=$(git -C "$SRC" rev-list --reverse pristine..HEAD | sed -n "${k}p")
+	[ $k -eq 0 ] && base=pristine
+	[ -n "$base" ] || base=pristine
+	[ "$base" = pristine ] && k=0
+	log "keeping $k applied patches, applying $(( ${#W[@]} - k ))"
+	git -C "$SRC" am --abort >/dev/null 2>&1 || true
+	git -C "$SRC" reset -q --hard "$base"
+	: > "$state.tmp"
+	for ((i = 0; i < k; i++)); do echo "${W[$i]}" >> "$state.tmp"; done
+	for ((i = k; i < ${#W[@]}; i++)); do
+		p=${W[$i]#* }
+		log "  git am ${p#$TOP/}"
+		git -C "$SRC" am -q "$p"
+		echo "${W[$i]}" >> "$state.tmp"
+	done
+	mv "$state.tmp" "$state"
+}
+
+fragments() {
+	ls "$TOP"/common/kernel/*.config
+	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series" | while read -r dir; do
+		[ -f "$TOP/$dir/kernel.config" ] && echo "$TOP/$dir/kernel.config"
+	done
+	return 0
+}
+
+# Every fragment line must survive tinyconfig + olddefconfig: Kconfig drops
+# options with unmet dependencies silently.
+check_config() {
+	local f line opt bad=0
+	for f in $(fragments); do
+		while read -r line; do
+			case "$line" in
+			CONFIG_*=*)
+				grep -qxF "$line" "$OUT/.config" && continue
+				echo "kernel: ${f#$TOP/}: '$line' did not survive into .config (missing dependency?)" >&2
+				bad=1 ;;
+			"# CONFIG_"*" is not set")
+				opt=${line#\# }; opt=${opt%% *}
+				grep -q "^$opt=[ym]" "$OUT/.config" || continue
+				echo "kernel: ${f#$TOP/}: $opt should be off" >&2
+				bad=1 ;;
+			esac
+		done < "$f"
+	done
+	return $bad
+}
+
+configure() {
+	local stamp="$OUT/.fragments-stamp" sum
+	sum=$( (git -C "$SRC" rev-parse HEAD; cat $(fragments)) | sha256sum)
+	if [ -f "$OUT/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; then
+		return
+	fi
+	log "configuring (tinyconfig + $(fragments | sed "s|$TOP/||" | tr '\n' ' '))"
+	mkdir -p "$OUT"
+	make -s -C "$SRC" O="$OUT" tinyconfig >/dev/null
+	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$OUT" "$OUT/.config" $(fragments)) >/dev/null
+	make -s -C "$SRC" O="$OUT" olddefconfig >/dev/null
+	check_config
+	echo "$sum" > "$stamp"
+}
+
+build() {
+	log "make bzImage (-j$JOBS, ccache)"
+	make -s -C "$SRC" O="$OUT" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="" KBUILD_BUILD_USER=kvm-hc KBUILD_BUILD_HOST=qemu \
+		bzImage
+	make -s -C "$SRC" O="$OUT" headers_install >/dev/null
+	ls -l "$OUT/arch/x86/boot/bzImage" | awk '{print "kernel: " $NF " " $5 " bytes"}'
+}
+
+case "${1:-all}" in
+tree)	extract_tree; apply_series ;;
+config)	extract_tree; apply_series; configure ;;
+build|all) extract_tree; apply_series; configure; build ;;
+check)	check_config ;;
+*)	echo "usage: $0 tree|config|build|all" >&2; exit 2 ;;
+esac

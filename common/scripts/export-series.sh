@@ -1,0 +1,28 @@
+#!/bin/bash
+# Regenerate FOLDER/patches from a branch of the kernel tree: the patches
+# are the source of truth, the branch is where they are edited.
+#   export-series.sh FOLDER BASE BRANCH
+# FOLDER/cover.txt holds the cover letter: its first line is the subject,
+# the rest the body; git format-patch adds the shortlog and diffstat.
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+folder=$1 base=$2 branch=$3
+SRC=${SRC:-$TOP/build/linux}
+out=$TOP/$folder/patches
+cover=$TOP/$folder/cover.txt
+
+rm -f "$out"/*.patch
+git -C "$SRC" format-patch -q --cover-letter --no-signature --zero-commit \
+	-o "$out" "$base..$branch"
+python3 - "$out"/0000-cover-letter.patch "$cover" <<'PY'
+import sys
+path, cover = sys.argv[1], sys.argv[2]
+text = open(path).read()
+lines = open(cover).read().rstrip('\n').split('\n')
+subject, body = lines[0], '\n'.join(lines[1:]).strip('\n')
+text = text.replace('*** SUBJECT HERE ***', subject)
+text = text.replace('*** BLURB HERE ***', body)
+open(path, 'w').write(text)
+PY
+(cd "$out" && ls *.patch | grep -v '^0000-') > "$out/series"
+echo "export: $(wc -l < "$out/series") patches + cover letter in ${out#$TOP/}"

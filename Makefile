@@ -19,6 +19,7 @@ RUNS	:= $(BUILD)/runs
 
 CC	:= gcc
 INCLUDES := -isystem $(KHDR) -I$(TOP)/common/include -I$(TOP)/common/vmm \
+	    -I$(TOP)/common/workload \
 	    -I$(KSRC)/tools/testing/selftests
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE $(INCLUDES)
 # Code that runs in the guest, at ring 0 (or 3), on its own stack, with no
@@ -33,7 +34,8 @@ GUEST_TESTS :=
 KVM_SELFTESTS :=
 SKIP_FILES :=
 
-.PHONY: all deps kernel tests initramfs test bench clean distclean check-harness
+.PHONY: all deps kernel tests initramfs test bench clean distclean check-harness \
+	check-series
 
 all:
 	$(MAKE) deps
@@ -91,6 +93,10 @@ initramfs: tests $(GEN_INIT_CPIO)
 
 check-harness:
 	@common/qemu/selftest/run.sh
+
+# checkpatch and build-at-every-patch for every series (after `make kernel`).
+check-series:
+	@common/scripts/check-series.sh
 
 test:
 	@$(MAKE) -s deps

@@ -62,6 +62,7 @@ run_tests() {
 
 case "$mode" in
 bench) /bench/run $args >&3 2>&1 ;;
+shell) setsid sh -c 'exec sh </dev/ttyS0 >/dev/ttyS0 2>&1' ;;
 *) run_tests ;;
 esac
 echo "# kvm-hc: end of run" >&3

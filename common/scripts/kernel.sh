@@ -70,11 +70,11 @@ apply_series() {
 		log "series up to date ($n patches)"
 		return
 	fi
-	local base
-	base=$(git -C "$SRC" rev-list --reverse pristine..HEAD | sed -n "${k}p")
-	[ $k -eq 0 ] && base=pristine
-	[ -n "$base" ] || base=pristine
-	[ "$base" = pristine ] && k=0
+	local base=pristine
+	if [ $k -gt 0 ]; then
+		base=$(git -C "$SRC" rev-list --reverse pristine..HEAD | sed -n "${k}p")
+		[ -n "$base" ] || { base=pristine; k=0; }
+	fi
 	log "keeping $k applied patches, applying $(( ${#W[@]} - k ))"
 	git -C "$SRC" am --abort >/dev/null 2>&1 || true
 	git -C "$SRC" reset -q --hard "$base"

@@ -1,0 +1,69 @@
+#!/bin/bash
+# Check each series the way a maintainer would before applying it:
+#   - checkpatch --strict on every patch (errors fail; warnings are shown
+#     and must be justified in the folder's README),
+#   - the stack applies to the pristine tree and each patch builds: at every
+#     commit, the objects of the C files it touches are compiled with the
+#     test kernel's .config (olddefconfig'd for that commit).
+# Uses a separate worktree and output dir, so the test kernel is untouched.
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+SRC=$BUILD/linux
+OUT=$BUILD/kbuild
+WT=$BUILD/series-check
+KCHK=$BUILD/kcheck
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export GIT_COMMITTER_NAME=kbuild GIT_COMMITTER_EMAIL=kbuild@localhost
+fail=0
+
+[ -f "$OUT/.config" ] || { echo "check-series: run 'make kernel' first" >&2; exit 1; }
+
+echo "check-series: checkpatch --strict"
+for dir in $(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series"); do
+	for p in $(cat "$TOP/$dir/patches/series"); do
+		# Run from the kernel tree: given a path inside a git repo,
+		# checkpatch would take the patch for a source file.
+		out=$(cd "$SRC" && scripts/checkpatch.pl --strict -q - \
+			< "$TOP/$dir/patches/$p" 2>&1 || true)
+		e=$(grep -c '^ERROR' <<<"$out" || true)
+		w=$(grep -c '^WARNING' <<<"$out" || true)
+		c=$(grep -c '^CHECK' <<<"$out" || true)
+		grep -q '^Signed-off-by:' "$TOP/$dir/patches/$p" || e=$((e + 1))
+		printf '  %-70s %s errors, %s warnings, %s checks\n' "$dir/${p:0:60}" "$e" "$w" "$c"
+		[ "$e" = 0 ] || { echo "$out" | grep -A4 '^ERROR'; fail=1; }
+	done
+done
+
+echo "check-series: build at every patch"
+git -C "$SRC" worktree remove --force "$WT" 2>/dev/null || rm -rf "$WT"
+git -C "$SRC" worktree prune
+git -C "$SRC" worktree add -q --detach "$WT" pristine
+mkdir -p "$KCHK"
+for dir in $(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series"); do
+	for p in $(cat "$TOP/$dir/patches/series"); do
+		if ! git -C "$WT" am -q "$TOP/$dir/patches/$p"; then
+			echo "  $dir/$p: does not apply"
+			fail=1
+			break 2
+		fi
+		objs=$(git -C "$WT" diff --name-only HEAD~1 HEAD -- '*.c' |
+			grep -v '^tools/\|^samples/\|^Documentation/' | sed 's/\.c$/.o/' || true)
+		cp "$OUT/.config" "$KCHK/.config"
+		make -s -C "$WT" O="$KCHK" olddefconfig >/dev/null
+		if [ -z "$objs" ]; then
+			echo "  $dir/$p: applies (no C files)"
+		elif log=$(make -s -C "$WT" O="$KCHK" -j"$JOBS" CC="ccache gcc" \
+				HOSTCC="ccache gcc" KCFLAGS=-Werror $objs 2>&1); then
+			echo "  $dir/$p: applies, builds:" $objs
+		else
+			echo "  $dir/$p: applies, FAILS to build"
+			echo "$log" | tail -20
+			fail=1
+		fi
+	done
+done
+git -C "$SRC" worktree remove --force "$WT"
+[ $fail = 0 ] && echo "check-series: ok" || echo "check-series: FAILED"
+exit $fail

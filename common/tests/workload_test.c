@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The common workload under every mechanism, with every result checked:
+ * the same guest code must get the same answers through each path as the
+ * native run does, and each path must really be the one it claims (the
+ * exit paths exit to the VMM once per syscall, the in-kernel one never).
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "workload.h"
+
+#define ITERS	20
+#define FILE_PATH "/tmp/workload.dat"
+
+/* Syscalls per iteration of each op, to check the exit counts. */
+static const int calls[NR_OPS] = {
+	[OP_BARE] = 0, [OP_NULL] = 1, [OP_PIPE] = 2, [OP_PREAD] = 1,
+	[OP_OPEN] = 3, [OP_MIXED] = 7,
+};
+
+int main(void)
+{
+	int mech, op;
+	char why[160];
+	const char *what;
+
+	ksft_print_header();
+	ksft_set_plan(NR_MECHS * NR_OPS);
+	if (wl_make_file(FILE_PATH))
+		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
+
+	for (mech = 0; mech < NR_MECHS; mech++) {
+		struct wl_vm w;
+
+		if (!wl_mech_available(mech, &what)) {
+			for (op = 0; op < NR_OPS; op++)
+				ksft_test_result_skip("%s %s: %s\n", wl_mech_names[mech],
+						      wl_op_names[op], what);
+			continue;
+		}
+		if (wl_vm_init(&w, mech, FILE_PATH, &what)) {
+			for (op = 0; op < NR_OPS; op++)
+				ksft_test_result_fail("%s %s: %s: %s\n", wl_mech_names[mech],
+						      wl_op_names[op], what, strerror(errno));
+			continue;
+		}
+		for (op = 0; op < NR_OPS; op++) {
+			long want;
+
+			if (mech == MECH_NATIVE && op == OP_BARE) {
+				ksft_test_result_skip("native %s: no VM, no hypercall\n",
+						      wl_op_names[op]);
+				continue;
+			}
+			w.exits = 0;
+			if (wl_run(&w, op, ITERS, why, sizeof(why))) {
+				ksft_test_result_fail("%s %s: %s\n", wl_mech_names[mech],
+						      wl_op_names[op], why);
+				continue;
+			}
+			want = (mech == MECH_EXIT_PIO || mech == MECH_EXIT_HC) ?
+				(long)calls[op] * ITERS : 0;
+			ksft_test_result(w.exits == want,
+					 "%s %s: %d iterations, results match native, %ld VMM exits\n",
+					 wl_mech_names[mech], wl_op_names[op], ITERS, w.exits);
+		}
+		wl_vm_destroy(&w);
+	}
+	unlink(FILE_PATH);
+	ksft_finished();
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The VMM's side of the workload: one VM per mechanism, and the exit
+ * handlers that run the guest's syscall on the host for the exit paths.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kvm_hc_abi.h"
+#include "workload.h"
+
+const char *const wl_mech_names[NR_MECHS] = {
+	[MECH_NATIVE] = "native",
+	[MECH_EXIT_PIO] = "exit-pio",
+	[MECH_EXIT_HC] = "exit-hypercall",
+	[MECH_HC] = "hypercall",
+};
+
+const char *const wl_op_names[NR_OPS] = {
+	[OP_BARE] = "bare-hypercall",
+	[OP_NULL] = "getppid",
+	[OP_PIPE] = "pipe-64B",
+	[OP_PREAD] = "pread-4K",
+	[OP_OPEN] = "open-fstat-close",
+	[OP_MIXED] = "mixed",
+};
+
+int wl_make_file(const char *path)
+{
+	unsigned char buf[WL_FILE_SIZE];
+	int fd, i;
+
+	for (i = 0; i < WL_FILE_SIZE; i++)
+		buf[i] = (unsigned char)(i * 7);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write(fd, buf, sizeof(buf)) != sizeof(buf)) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static int kvm_cap(long cap)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -1;
+	r = ioctl(fd, KVM_CHECK_EXTENSION, cap);
+	close(fd);
+	return r;
+}
+
+int wl_mech_available(int mech, const char **why)
+{
+	switch (mech) {
+	case MECH_HC:
+		*why = "kernel without KVM_CAP_PV_HOST_SYSCALL (hypercall/ series)";
+		return kvm_cap(KVM_CAP_PV_HOST_SYSCALL) > 0;
+	case MECH_EXIT_HC:
+		*why = "KVM_CAP_EXIT_HYPERCALL lacks KVM_HC_HOST_SYSCALL (exit-variant/ series)";
+		return kvm_cap(KVM_CAP_EXIT_HYPERCALL) > 0 &&
+		       (kvm_cap(KVM_CAP_EXIT_HYPERCALL) & (1 << KVM_HC_HOST_SYSCALL));
+	default:
+		return 1;
+	}
+}
+
+/* The VMM runs the guest's syscall, as gVisor's Sentry does after an exit. */
+static void run_for_guest(struct pt_regs *r)
+{
+	long ret = syscall(r->rax, r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9);
+
+	r->rax = ret == -1 ? -errno : ret;
+}
+
+static int exit_handler(struct vcpu *v, uint16_t port, void *arg)
+{
+	struct wl_vm *w = arg;
+	struct kvm_run *run = v->run;
+
+	if (run->exit_reason == KVM_EXIT_IO && port == WL_PORT_SYSCALL &&
+	    w->mech == MECH_EXIT_PIO) {
+		run_for_guest(&w->ctx->regs);
+		w->exits++;
+		return 0;
+	}
+	if (run->exit_reason == KVM_EXIT_HYPERCALL &&
+	    run->hypercall.nr == KVM_HC_HOST_SYSCALL && w->mech == MECH_EXIT_HC) {
+		/* Same address space: a0 is a pointer of ours. */
+		run_for_guest((struct pt_regs *)run->hypercall.args[0]);
+		run->hypercall.ret = 0;
+		w->exits++;
+		return 0;
+	}
+	return -1;
+}
+
+int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why)
+{
+	struct wl_ctx *c;
+	int p[2];
+
+	memset(w, 0, sizeof(*w));
+	w->mech = mech;
+	*why = "vmm_init";
+	if (vmm_init(&w->vm, 4 << 20))
+		return -1;
+	*why = "vcpu_init";
+	if (vcpu_init(&w->vm, &w->vcpu, 0, false))
+		goto err;
+	if (mech == MECH_HC) {
+		*why = "KVM_CAP_ENFORCE_PV_FEATURE_CPUID/KVM_CAP_PV_HOST_SYSCALL";
+		if (vcpu_enable_cap(&w->vcpu, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
+		    vcpu_enable_cap(&w->vcpu, KVM_CAP_PV_HOST_SYSCALL, 1))
+			goto err;
+	}
+	if (mech == MECH_EXIT_HC) {
+		*why = "KVM_CAP_EXIT_HYPERCALL";
+		if (vmm_enable_cap(&w->vm, KVM_CAP_EXIT_HYPERCALL,
+				   1 << KVM_HC_HOST_SYSCALL))
+			goto err;
+	}
+	*why = "workload context";
+	c = w->ctx = vmm_alloc(&w->vm, sizeof(*c));
+	w->job = vmm_alloc(&w->vm, sizeof(*w->job));
+	if (!c || !w->job)
+		goto err;
+	c->pipe_r = c->pipe_w = c->file_fd = -1;
+	if (pipe(p))
+		goto err;
+	c->mech = mech;
+	c->pipe_r = p[0];
+	c->pipe_w = p[1];
+	c->ppid = getppid();
+	snprintf(c->path, sizeof(c->path), "%s", file);
+	c->file_fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (c->file_fd < 0)
+		goto err;
+	return 0;
+err:
+	wl_vm_destroy(w);
+	return -1;
+}
+
+void wl_vm_destroy(struct wl_vm *w)
+{
+	int e = errno;
+
+	if (w->ctx) {
+		if (w->ctx->pipe_r >= 0)
+			close(w->ctx->pipe_r);
+		if (w->ctx->pipe_w >= 0)
+			close(w->ctx->pipe_w);
+		if (w->ctx->file_fd >= 0)
+			close(w->ctx->file_fd);
+	}
+	if (w->vcpu.run)
+		vcpu_destroy(&w->vcpu);
+	vmm_destroy(&w->vm);
+	w->ctx = NULL;
+	errno = e;
+}
+
+int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len)
+{
+	struct wl_ctx *c = w->ctx;
+	struct vmm_exit e;
+	uint64_t errors;
+
+	c->errors = c->hc_errors = 0;
+	w->job->ctx = c;
+	w->job->op = op;
+	w->job->iters = iters;
+	if (w->mech == MECH_NATIVE) {
+		errors = wl_guest_run((uintptr_t)w->job);
+	} else {
+		if (vcpu_call(&w->vcpu, wl_guest_run, (uintptr_t)w->job,
+			      exit_handler, w, &e)) {
+			vmm_exit_str(&e, why, len);
+			return -1;
+		}
+		errors = e.rax;
+	}
+	if (errors) {
+		snprintf(why, len, "%llu wrong results, %llu failed hypercalls",
+			 (unsigned long long)c->errors,
+			 (unsigned long long)c->hc_errors);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The guest workload every mechanism runs: real system calls issued by
+ * guest ring-0 code (or, for the native floor, by the same code on the
+ * host), each result checked.
+ *
+ * The code in workload.guest.c is the guest kernel's side: it builds a
+ * pt_regs in shared memory and hands it to the host by the mechanism under
+ * test.  workload.c is the VMM's side: VM setup per mechanism, and the
+ * exit handlers that run the syscall when the mechanism exits to the VMM.
+ */
+#ifndef WORKLOAD_H
+#define WORKLOAD_H
+
+#include <stdint.h>
+#include <asm/ptrace.h>
+#include "vmm.h"
+
+enum wl_mech {
+	MECH_NATIVE,	/* the syscall on the host, no VM: the physical floor */
+	MECH_EXIT_PIO,	/* `out` to the VMM, which runs it (gVisor today) */
+	MECH_EXIT_HC,	/* KVM_HC_HOST_SYSCALL forwarded as KVM_EXIT_HYPERCALL */
+	MECH_HC,	/* KVM_HC_HOST_SYSCALL run in the kernel */
+	NR_MECHS
+};
+
+enum wl_op {
+	OP_BARE,	/* unknown hypercall: the VM-exit floor (no syscall) */
+	OP_NULL,	/* getppid() */
+	OP_PIPE,	/* write 64 bytes to a pipe, read them back */
+	OP_PREAD,	/* pread 4 KiB from a file */
+	OP_OPEN,	/* open + fstat + close */
+	OP_MIXED,	/* one of each of the above, in a row */
+	NR_OPS
+};
+
+#define WL_PORT_SYSCALL	(VMM_PORT_USER + 0)
+#define WL_PIPE_BYTES	64
+#define WL_PAGE		4096
+#define WL_FILE_SIZE	(16 * WL_PAGE)
+
+/* Everything the guest touches lives in the VM's arena (same VA on host). */
+struct wl_ctx {
+	struct pt_regs regs;		/* the syscall being handed over */
+	int mech;
+	int pipe_r, pipe_w;
+	int file_fd;
+	long ppid;			/* what getppid() must return */
+	uint64_t seq;			/* varies the pipe payload */
+	uint64_t errors;		/* results that did not match */
+	uint64_t hc_errors;		/* hypercalls that did not return 0 */
+	char path[64];
+	unsigned char out[WL_PIPE_BYTES], in[WL_PIPE_BYTES];
+	unsigned char page[WL_PAGE];
+	unsigned char stat_buf[256];	/* struct stat of the syscall ABI */
+};
+
+struct wl_job {
+	struct wl_ctx *ctx;
+	int op;
+	long iters;
+};
+
+/* Guest side (also callable on the host for MECH_NATIVE). */
+uint64_t wl_guest_run(uint64_t job);
+
+/* A VM set up for one mechanism. */
+struct wl_vm {
+	struct vmm vm;
+	struct vcpu vcpu;
+	struct wl_ctx *ctx;
+	struct wl_job *job;
+	int mech;
+	long exits;			/* syscalls the VMM ran for the guest */
+};
+
+extern const char *const wl_mech_names[NR_MECHS];
+extern const char *const wl_op_names[NR_OPS];
+
+/* 0, or -1 with errno; *why says what failed. */
+int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why);
+void wl_vm_destroy(struct wl_vm *w);
+/* Run op iters times; 0 on success (results checked), -1 otherwise. */
+int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len);
+/* Create the data file every mechanism reads. */
+int wl_make_file(const char *path);
+/* Whether the running kernel offers what a mechanism needs. */
+int wl_mech_available(int mech, const char **why);
+
+#endif

@@ -38,9 +38,9 @@ SKIP_FILES :=
 	check-series
 
 all:
-	$(MAKE) deps
-	$(MAKE) kernel
-	$(MAKE) bench
+	@$(MAKE) -s deps
+	@$(MAKE) -s kernel
+	@$(MAKE) -s bench
 
 deps:
 	@common/scripts/deps.sh
@@ -106,7 +106,8 @@ test:
 	@common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
 
 bench:
-	@echo "bench: the comparison harness is added by issue #4 (bench/)"
+	@$(MAKE) -s initramfs
+	@bench/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)
 
 clean:
 	rm -rf $(OBJ) $(TESTS_OUT) $(BENCH_OUT) $(KSFT_OUT) $(INITRAMFS) $(RUNS)

@@ -1,0 +1,5 @@
+# The benchmark's guest program, packed into the initramfs as /bench/run.
+$(BENCH_OUT)/run: $(OBJ)/bench/bench.o $(WORKLOAD_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS)
+GUEST_TESTS += $(BENCH_OUT)/run

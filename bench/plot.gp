@@ -1,0 +1,13 @@
+# gnuplot -e "dat='...'; out='...'" plot.gp
+set terminal svg size 900,480 font "sans,11"
+set output out
+set title "Cost per op and mechanism (median, wall clock in QEMU TCG)"
+set ylabel "microseconds per op"
+set style data histogram
+set style histogram cluster gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set xtics rotate by -20
+set key top left
+set grid ytics
+plot for [i=2:5] dat using i:xtic(1) title columnheader(i)

@@ -1,0 +1,51 @@
+#!/bin/bash
+# make bench, host side: boot the test kernel in bench mode once with
+# wall-clock time and ICOUNT_RUNS times (default 2) with QEMU
+# -icount shift=0,sleep=off, where guest time counts guest instructions,
+# then write the report (bench/results/latest.*) and print it.
+#   run.sh BZIMAGE INITRAMFS RUNDIR
+# Environment: ROUNDS (15), ITERS (200), ICOUNT_RUNS (2), ACCEL (tcg|kvm).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+bz=$1 initrd=$2 runs=$3
+out=$here/results
+ROUNDS=${ROUNDS:-15} ITERS=${ITERS:-200} ICOUNT_RUNS=${ICOUNT_RUNS:-2}
+args="-r,$ROUNDS,-i,$ITERS"
+mkdir -p "$out" "$runs"
+
+logs=()
+echo "bench: wall-clock run ($ROUNDS rounds x $ITERS iterations per sample)"
+"$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/bench-wall" bench "$args"
+logs+=("wall=$runs/bench-wall/tap.log")
+if [ "${ACCEL:-tcg}" = tcg ]; then
+	for i in $(seq 1 "$ICOUNT_RUNS"); do
+		echo "bench: deterministic run $i/$ICOUNT_RUNS (-icount shift=0)"
+		ICOUNT=1 "$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/bench-icount$i" \
+			bench "$args"
+		logs+=("icount$i=$runs/bench-icount$i/tap.log")
+	done
+fi
+
+release=$(cat "$(dirname "$bz")/../../../include/config/kernel.release" 2>/dev/null || echo unknown)
+python3 - "$runs/meta.json" "$release" <<'PY'
+import json, platform, subprocess, sys, time
+qemu = subprocess.run(['qemu-system-x86_64', '--version'], capture_output=True,
+                      text=True).stdout.splitlines()[0]
+cpu = next((l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo')
+            if l.startswith('model name')), platform.processor())
+import os
+accel = os.environ.get('ACCEL', 'tcg')
+json.dump({'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+           'guest kernel': sys.argv[2] + ' (this repository\'s series)',
+           'qemu': qemu, 'accel': accel + (' (-cpu max, nested SVM)' if accel == 'tcg' else ''),
+           'host cpu': cpu, 'host cores': os.cpu_count()},
+          open(sys.argv[1], 'w'), indent=1)
+PY
+echo
+python3 "$here/report.py" "$out" "$runs/meta.json" "${logs[@]}"
+if command -v gnuplot >/dev/null; then
+	gnuplot -e "dat='$out/latest.dat'; out='$out/latest.svg'" "$here/plot.gp" &&
+		echo "bench: plot in ${out#$top/}/latest.svg"
+fi
+echo "bench: report in ${out#$top/}/latest.md, raw samples in latest-samples.csv"

@@ -102,6 +102,7 @@ test:
 	@$(MAKE) -s deps
 	@$(MAKE) -s kernel
 	@$(MAKE) -s check-harness
+	@$(MAKE) -s check-series
 	@$(MAKE) -s initramfs
 	@common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
 

@@ -18,6 +18,9 @@ OUT=$BUILD/kbuild
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+# Let clones in other folders (CI) hit the same cache: paths relative to
+# the build dir, and the working directory not hashed.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 export GIT_COMMITTER_NAME=kbuild GIT_COMMITTER_EMAIL=kbuild@localhost
 export GIT_AUTHOR_NAME=kbuild GIT_AUTHOR_EMAIL=kbuild@localhost
 

@@ -6,6 +6,7 @@ set -euo pipefail
 
 PKGS="linux-source-6.12 qemu-system-x86 busybox-static gcc make bc flex bison
       libelf-dev libssl-dev cpio ccache dwarves clang llvm libbpf-dev bpftool
+      zlib1g-dev libzstd-dev
       xz-utils git python3 rsync kmod gnuplot-nox"
 
 missing=()
@@ -19,7 +20,7 @@ SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-if ! $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null; then
+if ! $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null; then
 	$SUDO apt-get update -q </dev/null
-	$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
 fi

@@ -19,6 +19,7 @@ const char *const wl_mech_names[NR_MECHS] = {
 	[MECH_EXIT_PIO] = "exit-pio",
 	[MECH_EXIT_HC] = "exit-hypercall",
 	[MECH_HC] = "hypercall",
+	[MECH_BPF] = "bpf",
 };
 
 const char *const wl_op_names[NR_OPS] = {
@@ -28,6 +29,11 @@ const char *const wl_op_names[NR_OPS] = {
 	[OP_PREAD] = "pread-4K",
 	[OP_OPEN] = "open-fstat-close",
 	[OP_MIXED] = "mixed",
+};
+
+const int wl_op_calls[NR_OPS] = {
+	[OP_BARE] = 0, [OP_NULL] = 1, [OP_PIPE] = 2, [OP_PREAD] = 1,
+	[OP_OPEN] = 3, [OP_MIXED] = 7,
 };
 
 int wl_make_file(const char *path)
@@ -68,6 +74,10 @@ int wl_mech_available(int mech, const char **why)
 		*why = "KVM_CAP_EXIT_HYPERCALL lacks KVM_HC_HOST_SYSCALL (exit-variant/ series)";
 		return kvm_cap(KVM_CAP_EXIT_HYPERCALL) > 0 &&
 		       (kvm_cap(KVM_CAP_EXIT_HYPERCALL) & (1 << KVM_HC_HOST_SYSCALL));
+	case MECH_BPF:
+		*why = "needs KVM_CAP_PV_HOST_SYSCALL and the hypercall exit";
+		return wl_mech_available(MECH_HC, why) &&
+		       wl_mech_available(MECH_EXIT_HC, why);
 	default:
 		return 1;
 	}
@@ -93,7 +103,8 @@ static int exit_handler(struct vcpu *v, uint16_t port, void *arg)
 		return 0;
 	}
 	if (run->exit_reason == KVM_EXIT_HYPERCALL &&
-	    run->hypercall.nr == KVM_HC_HOST_SYSCALL && w->mech == MECH_EXIT_HC) {
+	    run->hypercall.nr == KVM_HC_HOST_SYSCALL &&
+	    (w->mech == MECH_EXIT_HC || w->mech == MECH_BPF)) {
 		/* Same address space: a0 is a pointer of ours. */
 		run_for_guest((struct pt_regs *)run->hypercall.args[0]);
 		run->hypercall.ret = 0;
@@ -116,13 +127,13 @@ int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why)
 	*why = "vcpu_init";
 	if (vcpu_init(&w->vm, &w->vcpu, 0, false))
 		goto err;
-	if (mech == MECH_HC) {
+	if (mech == MECH_HC || mech == MECH_BPF) {
 		*why = "KVM_CAP_ENFORCE_PV_FEATURE_CPUID/KVM_CAP_PV_HOST_SYSCALL";
 		if (vcpu_enable_cap(&w->vcpu, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
 		    vcpu_enable_cap(&w->vcpu, KVM_CAP_PV_HOST_SYSCALL, 1))
 			goto err;
 	}
-	if (mech == MECH_EXIT_HC) {
+	if (mech == MECH_EXIT_HC || mech == MECH_BPF) {
 		*why = "KVM_CAP_EXIT_HYPERCALL";
 		if (vmm_enable_cap(&w->vm, KVM_CAP_EXIT_HYPERCALL,
 				   1 << KVM_HC_HOST_SYSCALL))
@@ -190,9 +201,9 @@ int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len)
 		errors = e.rax;
 	}
 	if (errors) {
-		snprintf(why, len, "%llu wrong results, %llu failed hypercalls",
+		snprintf(why, len, "%llu wrong results, %llu failed hypercalls (last: %ld)",
 			 (unsigned long long)c->errors,
-			 (unsigned long long)c->hc_errors);
+			 (unsigned long long)c->hc_errors, c->last_hc_error);
 		return -1;
 	}
 	return 0;

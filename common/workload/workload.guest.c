@@ -43,7 +43,8 @@ static long sys(struct wl_ctx *c, long nr, long a0, long a1, long a2,
 			     : : "a"(0), "d"(WL_PORT_SYSCALL) : "memory");
 		break;
 	default:
-		if (guest_host_syscall(r)) {
+		c->last_hc_error = guest_host_syscall(r);
+		if (c->last_hc_error) {
 			c->hc_errors++;
 			return -38;	/* -ENOSYS: the call did not run */
 		}

@@ -21,6 +21,7 @@ enum wl_mech {
 	MECH_EXIT_PIO,	/* `out` to the VMM, which runs it (gVisor today) */
 	MECH_EXIT_HC,	/* KVM_HC_HOST_SYSCALL forwarded as KVM_EXIT_HYPERCALL */
 	MECH_HC,	/* KVM_HC_HOST_SYSCALL run in the kernel */
+	MECH_BPF,	/* ... decided (and run) by a BPF program, see bpf-variant/ */
 	NR_MECHS
 };
 
@@ -49,6 +50,7 @@ struct wl_ctx {
 	uint64_t seq;			/* varies the pipe payload */
 	uint64_t errors;		/* results that did not match */
 	uint64_t hc_errors;		/* hypercalls that did not return 0 */
+	long last_hc_error;		/* the last such return value */
 	char path[64];
 	unsigned char out[WL_PIPE_BYTES], in[WL_PIPE_BYTES];
 	unsigned char page[WL_PAGE];
@@ -76,6 +78,8 @@ struct wl_vm {
 
 extern const char *const wl_mech_names[NR_MECHS];
 extern const char *const wl_op_names[NR_OPS];
+/* Syscalls one iteration of each op makes. */
+extern const int wl_op_calls[NR_OPS];
 
 /* 0, or -1 with errno; *why says what failed. */
 int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why);

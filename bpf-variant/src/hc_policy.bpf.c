@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A KVM_HC_HOST_SYSCALL policy: syscalls in the allow-list run in the
+ * kernel through bpf_kvm_host_syscall(), syscalls marked deny are refused,
+ * everything else is forwarded to the VMM.  Per-syscall counters of the
+ * calls the program ran are kept in a map (bpftool map dump name hcp_calls).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#define MAX_NR	512
+
+/* hcp_allow[nr]: 0 forward to the VMM, 1 run in the kernel, 2 deny */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MAX_NR);
+	__type(key, __u32);
+	__type(value, __u8);
+} hcp_allow SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MAX_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} hcp_calls SEC(".maps");
+
+extern int bpf_kvm_host_syscall(struct kvm_hc_bpf_ctx *ctx) __ksym;
+
+SEC("fmod_ret.s/kvm_hc_host_syscall_bpf")
+int BPF_PROG(hcp_decide, struct kvm_hc_bpf_ctx *hc, int ret)
+{
+	__u64 nr = hc->regs.ax;
+	__u32 key = nr;
+	__u64 *count;
+	__u8 *verdict;
+
+	if (nr >= MAX_NR)
+		return KVM_HC_BPF_TO_VMM;
+	verdict = bpf_map_lookup_elem(&hcp_allow, &key);
+	if (!verdict || *verdict == 0)
+		return KVM_HC_BPF_TO_VMM;
+	if (*verdict != 1)
+		return KVM_HC_BPF_DENY;
+
+	count = bpf_map_lookup_elem(&hcp_calls, &key);
+	if (count)
+		__sync_fetch_and_add(count, 1);
+	bpf_kvm_host_syscall(hc);
+	return KVM_HC_BPF_DONE;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF policy for KVM_HC_HOST_SYSCALL, end to end: the program loads and
+ * attaches; the common workload gives native results through it with no
+ * exit to the VMM and counters that match the calls; a syscall outside the
+ * allow-list goes to the VMM, a denied one is refused; a VM that did not
+ * opt in is not seen; detaching restores the default path; a program of
+ * the wrong kind, or an unprivileged loader, is rejected.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "workload.h"
+#include "hc_policy.h"
+
+#define ITERS	20
+#define FILE_PATH "/tmp/bpf_hc.dat"
+
+static const unsigned int workload_nrs[] = {
+	__NR_getppid, __NR_write, __NR_read, __NR_pread64,
+	__NR_open, __NR_fstat, __NR_close,
+};
+
+static uint64_t total_count(struct hc_policy *p)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(workload_nrs) / sizeof(workload_nrs[0]); i++)
+		n += hc_policy_count(p, workload_nrs[i]);
+	return n;
+}
+
+/* Run op; 0 on success, with the exits and counter delta it caused. */
+static int run(struct wl_vm *w, struct hc_policy *p, int op, long *exits,
+	       uint64_t *counted, char *why)
+{
+	uint64_t before = total_count(p);
+	int r;
+
+	w->exits = 0;
+	r = wl_run(w, op, ITERS, why, 160);
+	*exits = w->exits;
+	*counted = total_count(p) - before;
+	return r;
+}
+
+static int unprivileged_load_fails(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		_exit(hc_policy_load() ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(void)
+{
+	struct wl_vm w, plain;
+	struct hc_policy *p;
+	const char *what;
+	uint64_t counted;
+	char why[160];
+	unsigned int i;
+	long exits;
+	int op, r;
+
+	ksft_print_header();
+	if (!wl_mech_available(MECH_BPF, &what))
+		ksft_exit_skip("%s\n", what);
+	ksft_set_plan(2 + (NR_OPS - 1) + 6);
+	if (wl_make_file(FILE_PATH))
+		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
+
+	p = hc_policy_load();
+	ksft_test_result(p != NULL, "hc_policy.bpf.o loads (%s)\n",
+			 p ? "ok" : strerror(errno));
+	if (!p)
+		ksft_exit_fail_msg("cannot go on without the program\n");
+	for (i = 0; i < sizeof(workload_nrs) / sizeof(workload_nrs[0]); i++)
+		hc_policy_set(p, workload_nrs[i], HCP_KERNEL);
+	r = hc_policy_attach(p);
+	ksft_test_result(!r, "fmod_ret.s attaches to kvm_hc_host_syscall_bpf (%d)\n", r);
+
+	if (wl_vm_init(&w, MECH_BPF, FILE_PATH, &what))
+		ksft_exit_fail_msg("%s: %s\n", what, strerror(errno));
+	for (op = OP_NULL; op < NR_OPS; op++) {
+		r = run(&w, p, op, &exits, &counted, why);
+		ksft_test_result(!r && !exits && counted == (uint64_t)wl_op_calls[op] * ITERS,
+				 "%s through the program: results match native, %ld exits, %llu calls counted\n",
+				 wl_op_names[op], exits, (unsigned long long)counted);
+		if (r)
+			ksft_print_msg("%s\n", why);
+	}
+
+	hc_policy_set(p, __NR_getppid, HCP_VMM);
+	r = run(&w, p, OP_NULL, &exits, &counted, why);
+	ksft_test_result(!r && exits == ITERS && !counted,
+			 "getppid outside the allow-list goes to the VMM (%ld exits, %llu counted)\n",
+			 exits, (unsigned long long)counted);
+
+	hc_policy_set(p, __NR_getppid, HCP_DENY);
+	r = run(&w, p, OP_NULL, &exits, &counted, why);
+	ksft_test_result(r && w.ctx->hc_errors == ITERS && !exits && !counted,
+			 "denied getppid is refused with -KVM_EPERM (%llu failed hypercalls)\n",
+			 (unsigned long long)w.ctx->hc_errors);
+
+	/* A VM that enabled only the exit, not KVM_CAP_PV_HOST_SYSCALL. */
+	hc_policy_set(p, __NR_getppid, HCP_KERNEL);
+	if (wl_vm_init(&plain, MECH_EXIT_HC, FILE_PATH, &what))
+		ksft_exit_fail_msg("%s: %s\n", what, strerror(errno));
+	r = run(&plain, p, OP_NULL, &exits, &counted, why);
+	ksft_test_result(!r && exits == ITERS && !counted,
+			 "a VM that did not opt in is not seen by the program (%ld exits)\n",
+			 exits);
+	wl_vm_destroy(&plain);
+
+	hc_policy_detach(p);
+	r = run(&w, p, OP_MIXED, &exits, &counted, why);
+	ksft_test_result(!r && !exits && !counted,
+			 "detached: the default in-kernel path again (%ld exits, %llu counted)\n",
+			 exits, (unsigned long long)counted);
+	wl_vm_destroy(&w);
+	hc_policy_destroy(p);
+
+	ksft_test_result(!hc_misuse_rejected(),
+			 "the syscall kfunc from an fentry.s program is rejected\n");
+	ksft_test_result(unprivileged_load_fails(),
+			 "an unprivileged loader is rejected\n");
+	unlink(FILE_PATH);
+	ksft_finished();
+}

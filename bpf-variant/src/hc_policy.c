@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -73,12 +74,19 @@ void hc_policy_destroy(struct hc_policy *p)
 
 int hc_misuse_rejected(void)
 {
-	struct hc_misuse_bpf *skel = hc_misuse_bpf__open();
+	static char log[64 * 1024];
+	LIBBPF_OPTS(bpf_object_open_opts, opts,
+		    .kernel_log_buf = log,
+		    .kernel_log_size = sizeof(log),
+		    .kernel_log_level = 1);
+	struct hc_misuse_bpf *skel = hc_misuse_bpf__open_opts(&opts);
 	int err;
 
 	if (!skel)
 		return -1;
 	err = hc_misuse_bpf__load(skel);
 	hc_misuse_bpf__destroy(skel);
-	return err ? 0 : -1;
+	/* Rejected, and for the right reason: the kfunc's filter. */
+	return err && strstr(log, "calling kernel function bpf_kvm_host_syscall is not allowed") ?
+		0 : -1;
 }

@@ -133,7 +133,7 @@ int main(void)
 	hc_policy_destroy(p);
 
 	ksft_test_result(!hc_misuse_rejected(),
-			 "the syscall kfunc from an fentry.s program is rejected\n");
+			 "the syscall kfunc from an fentry.s program is refused by the verifier\n");
 	ksft_test_result(unprivileged_load_fails(),
 			 "an unprivileged loader is rejected\n");
 	unlink(FILE_PATH);

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 
 #include "workload.h"
@@ -37,10 +36,6 @@ static double now_ns(void)
 
 int main(int argc, char **argv)
 {
-	static const unsigned int nrs[] = {
-		__NR_getppid, __NR_write, __NR_read, __NR_pread64,
-		__NR_open, __NR_fstat, __NR_close,
-	};
 	static struct wl_vm vms[NR_MECHS];
 	struct hc_policy *policy = NULL;
 	unsigned int i;
@@ -77,8 +72,8 @@ int main(int argc, char **argv)
 				       strerror(errno));
 				return 1;
 			}
-			for (i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++)
-				hc_policy_set(policy, nrs[i], HCP_KERNEL);
+			for (i = 0; i < wl_nr_syscalls; i++)
+				hc_policy_set(policy, wl_syscall_nrs[i], HCP_KERNEL);
 		}
 		if (wl_vm_init(&vms[k], k, FILE_PATH, &why)) {
 			printf("# bench: %s: %s: %s\n", wl_mech_names[k], why,

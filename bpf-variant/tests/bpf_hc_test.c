@@ -20,18 +20,13 @@
 #define ITERS	20
 #define FILE_PATH "/tmp/bpf_hc.dat"
 
-static const unsigned int workload_nrs[] = {
-	__NR_getppid, __NR_write, __NR_read, __NR_pread64,
-	__NR_open, __NR_fstat, __NR_close,
-};
-
 static uint64_t total_count(struct hc_policy *p)
 {
 	uint64_t n = 0;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(workload_nrs) / sizeof(workload_nrs[0]); i++)
-		n += hc_policy_count(p, workload_nrs[i]);
+	for (i = 0; i < wl_nr_syscalls; i++)
+		n += hc_policy_count(p, wl_syscall_nrs[i]);
 	return n;
 }
 
@@ -86,8 +81,8 @@ int main(void)
 			 p ? "ok" : strerror(errno));
 	if (!p)
 		ksft_exit_fail_msg("cannot go on without the program\n");
-	for (i = 0; i < sizeof(workload_nrs) / sizeof(workload_nrs[0]); i++)
-		hc_policy_set(p, workload_nrs[i], HCP_KERNEL);
+	for (i = 0; i < wl_nr_syscalls; i++)
+		hc_policy_set(p, wl_syscall_nrs[i], HCP_KERNEL);
 	r = hc_policy_attach(p);
 	ksft_test_result(!r, "fmod_ret.s attaches to kvm_hc_host_syscall_bpf (%d)\n", r);
 

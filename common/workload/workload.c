@@ -31,6 +31,12 @@ const char *const wl_op_names[NR_OPS] = {
 	[OP_MIXED] = "mixed",
 };
 
+const unsigned int wl_syscall_nrs[] = {
+	__NR_getppid, __NR_write, __NR_read, __NR_pread64,
+	__NR_open, __NR_fstat, __NR_close,
+};
+const unsigned int wl_nr_syscalls = sizeof(wl_syscall_nrs) / sizeof(wl_syscall_nrs[0]);
+
 const int wl_op_calls[NR_OPS] = {
 	[OP_BARE] = 0, [OP_NULL] = 1, [OP_PIPE] = 2, [OP_PREAD] = 1,
 	[OP_OPEN] = 3, [OP_MIXED] = 7,

@@ -80,6 +80,9 @@ extern const char *const wl_mech_names[NR_MECHS];
 extern const char *const wl_op_names[NR_OPS];
 /* Syscalls one iteration of each op makes. */
 extern const int wl_op_calls[NR_OPS];
+/* Every syscall number the workload uses, and how many there are. */
+extern const unsigned int wl_syscall_nrs[];
+extern const unsigned int wl_nr_syscalls;
 
 /* 0, or -1 with errno; *why says what failed. */
 int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why);

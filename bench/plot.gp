@@ -1,8 +1,8 @@
-# gnuplot -e "dat='...'; out='...'" plot.gp
+# gnuplot -e "dat='...'; out='...'; ttl='...'; ylab='...'" plot.gp
 set terminal svg size 900,480 font "sans,11"
 set output out
-set title "Cost per op and mechanism (median, wall clock in QEMU TCG)"
-set ylabel "microseconds per op"
+set title ttl
+set ylabel ylab
 set style data histogram
 set style histogram cluster gap 1
 set style fill solid 0.8 border -1

@@ -159,13 +159,17 @@ def main():
                       for (m, o), v in s.items()} for name, s in st.items()}
     json.dump({'meta': meta, 'summary': summary}, open(f'{outdir}/latest.json', 'w'), indent=1)
 
-    # gnuplot: one cluster per op, one bar per mechanism, wall-clock medians
-    base = st.get('wall') or (st[icounts[0]] if icounts else {})
-    with open(f'{outdir}/latest.dat', 'w') as f:
-        f.write('op ' + ' '.join(MECHS) + '\n')
-        for op in OPS:
-            f.write(op + ' ' + ' '.join(
-                us(base[(m, op)][0]) if (m, op) in base else '0' for m in MECHS) + '\n')
+    # gnuplot: one cluster per op, one bar per mechanism, medians; one file
+    # for wall clock, one for path lengths
+    for name, fname in (('wall', 'latest.dat'), (icounts[0] if icounts else '', 'latest-icount.dat')):
+        base = st.get(name)
+        if not base:
+            continue
+        with open(f'{outdir}/{fname}', 'w') as f:
+            f.write('op ' + ' '.join(MECHS) + '\n')
+            for op in OPS:
+                f.write(op + ' ' + ' '.join(
+                    us(base[(m, op)][0]) if (m, op) in base else '0' for m in MECHS) + '\n')
     return 0
 
 

@@ -47,7 +47,10 @@ PY
 echo
 python3 "$here/report.py" "$out" "$runs/meta.json" "${logs[@]}"
 if command -v gnuplot >/dev/null; then
-	gnuplot -e "dat='$out/latest.dat'; out='$out/latest.svg'" "$here/plot.gp" &&
-		echo "bench: plot in ${out#$top/}/latest.svg"
+	gnuplot -e "dat='$out/latest.dat'; out='$out/latest.svg'; ttl='Cost per op and mechanism (median, wall clock)'; ylab='microseconds per op'" \
+		"$here/plot.gp" && echo "bench: plot in ${out#$top/}/latest.svg"
+	[ -f "$out/latest-icount.dat" ] &&
+	gnuplot -e "dat='$out/latest-icount.dat'; out='$out/latest-icount.svg'; ttl='Path length per op and mechanism (median, QEMU -icount)'; ylab='thousands of guest instructions per op'" \
+		"$here/plot.gp" && echo "bench: plot in ${out#$top/}/latest-icount.svg"
 fi
 echo "bench: report in ${out#$top/}/latest.md, raw samples in latest-samples.csv"

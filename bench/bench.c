@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 		if (k == MECH_BPF && hc_policy_attach(policy))
 			return 1;
 		for (op = 0; op < NR_OPS; op++)
-			if (k != MECH_NATIVE || op != OP_BARE)
+			if (wl_mech_has_vm(k) || op != OP_BARE)
 				wl_run(&vms[k], op, 10, err, sizeof(err));
 		if (k == MECH_BPF)
 			hc_policy_detach(policy);
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 			for (op = 0; op < NR_OPS; op++) {
 				double t0, t1;
 
-				if (mech == MECH_NATIVE && op == OP_BARE)
+				if (!wl_mech_has_vm(mech) && op == OP_BARE)
 					continue;
 				t0 = now_ns();
 				if (wl_run(&vms[mech], op, iters, err, sizeof(err))) {

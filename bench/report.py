@@ -10,7 +10,7 @@ import json
 import statistics
 import sys
 
-MECHS = ['native', 'exit-pio', 'exit-hypercall', 'hypercall', 'bpf']
+MECHS = ['native', 'ptrace-sysemu', 'exit-pio', 'exit-hypercall', 'hypercall', 'bpf']
 OPS = ['bare-hypercall', 'getppid', 'pipe-64B', 'pread-4K', 'open-fstat-close', 'mixed']
 GUEST = ['exit-pio', 'exit-hypercall', 'hypercall', 'bpf']
 

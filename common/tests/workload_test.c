@@ -22,8 +22,8 @@ int main(void)
 	const char *what;
 
 	ksft_print_header();
-	/* native has no bare hypercall; bpf needs a program: bpf_hc_test */
-	ksft_set_plan(MECH_BPF * NR_OPS - 1);
+	/* native and ptrace have no bare hypercall; bpf needs a program */
+	ksft_set_plan(MECH_BPF * NR_OPS - 2);
 	if (wl_make_file(FILE_PATH))
 		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
 
@@ -31,13 +31,13 @@ int main(void)
 		struct wl_vm w;
 
 		if (!wl_mech_available(mech, &what)) {
-			for (op = mech == MECH_NATIVE; op < NR_OPS; op++)
+			for (op = !wl_mech_has_vm(mech); op < NR_OPS; op++)
 				ksft_test_result_skip("%s %s: %s\n", wl_mech_names[mech],
 						      wl_op_names[op], what);
 			continue;
 		}
 		if (wl_vm_init(&w, mech, FILE_PATH, &what)) {
-			for (op = mech == MECH_NATIVE; op < NR_OPS; op++)
+			for (op = !wl_mech_has_vm(mech); op < NR_OPS; op++)
 				ksft_test_result_fail("%s %s: %s: %s\n", wl_mech_names[mech],
 						      wl_op_names[op], what, strerror(errno));
 			continue;
@@ -45,7 +45,7 @@ int main(void)
 		for (op = 0; op < NR_OPS; op++) {
 			long want;
 
-			if (mech == MECH_NATIVE && op == OP_BARE)
+			if (!wl_mech_has_vm(mech) && op == OP_BARE)
 				continue;	/* no VM, no hypercall */
 			w.exits = 0;
 			if (wl_run(&w, op, ITERS, why, sizeof(why))) {
@@ -53,7 +53,8 @@ int main(void)
 						      wl_op_names[op], why);
 				continue;
 			}
-			want = (mech == MECH_EXIT_PIO || mech == MECH_EXIT_HC) ?
+			want = (mech == MECH_EXIT_PIO || mech == MECH_EXIT_HC ||
+				mech == MECH_PTRACE) ?
 				(long)wl_op_calls[op] * ITERS : 0;
 			ksft_test_result(w.exits == want,
 					 "%s %s: %d iterations, results match native, %ld VMM exits\n",

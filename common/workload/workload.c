@@ -7,7 +7,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -19,6 +24,7 @@ const char *const wl_mech_names[NR_MECHS] = {
 	[MECH_EXIT_PIO] = "exit-pio",
 	[MECH_EXIT_HC] = "exit-hypercall",
 	[MECH_HC] = "hypercall",
+	[MECH_PTRACE] = "ptrace-sysemu",
 	[MECH_BPF] = "bpf",
 };
 
@@ -120,6 +126,69 @@ static int exit_handler(struct vcpu *v, uint16_t port, void *arg)
 	return -1;
 }
 
+/*
+ * MECH_PTRACE, gVisor's ptrace platform in miniature: a stub process runs
+ * the workload with real syscall instructions under PTRACE_SYSEMU; each
+ * syscall stops it before it runs, and the tracer runs the call itself
+ * (the stub's context is in shared memory at the same address, and the
+ * descriptors are inherited) and resumes it with the result.  A syscall
+ * with number WL_PTRACE_DONE tells the tracer that a job is finished.
+ */
+#define WL_PTRACE_DONE	0x7fff0002L
+
+static void ptrace_stub(struct wl_job *job)
+{
+	/*
+	 * Stop with a bare kill(2), not raise(3): raise makes syscalls after
+	 * the stop, which PTRACE_SYSEMU would hand to the tracer.
+	 */
+	if (ptrace(PTRACE_TRACEME, 0, 0, 0) == 0 &&
+	    syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP) == 0)
+		for (;;) {
+			wl_guest_run((uintptr_t)job);
+			syscall(WL_PTRACE_DONE);
+		}
+	_exit(1);
+}
+
+static int ptrace_start(struct wl_vm *w)
+{
+	int status;
+
+	w->tracee = fork();
+	if (w->tracee < 0)
+		return -1;
+	if (!w->tracee)
+		ptrace_stub(w->job);
+	if (waitpid(w->tracee, &status, 0) != w->tracee || !WIFSTOPPED(status))
+		return -1;
+	return ptrace(PTRACE_SETOPTIONS, w->tracee, 0, PTRACE_O_EXITKILL);
+}
+
+/* Run one job in the stub: 0 when it reported done, -1 otherwise. */
+static int ptrace_run(struct wl_vm *w)
+{
+	struct user_regs_struct regs;
+	int status;
+
+	for (;;) {
+		if (ptrace(PTRACE_SYSEMU, w->tracee, 0, 0) ||
+		    waitpid(w->tracee, &status, 0) != w->tracee ||
+		    !WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP ||
+		    ptrace(PTRACE_GETREGS, w->tracee, 0, &regs))
+			return -1;
+		if ((long)regs.orig_rax == WL_PTRACE_DONE)
+			return 0;
+		regs.rax = syscall(regs.orig_rax, regs.rdi, regs.rsi, regs.rdx,
+				   regs.r10, regs.r8, regs.r9);
+		if ((long)regs.rax == -1)
+			regs.rax = -errno;
+		w->exits++;
+		if (ptrace(PTRACE_SETREGS, w->tracee, 0, &regs))
+			return -1;
+	}
+}
+
 int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why)
 {
 	struct wl_ctx *c;
@@ -146,8 +215,20 @@ int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why)
 			goto err;
 	}
 	*why = "workload context";
-	c = w->ctx = vmm_alloc(&w->vm, sizeof(*c));
-	w->job = vmm_alloc(&w->vm, sizeof(*w->job));
+	if (mech == MECH_PTRACE) {
+		/* Shared with the stub, at the same address. */
+		w->shared = mmap(NULL, sizeof(*c) + sizeof(*w->job),
+				 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (w->shared == MAP_FAILED) {
+			w->shared = NULL;
+			goto err;
+		}
+		c = w->ctx = w->shared;
+		w->job = (struct wl_job *)(c + 1);
+	} else {
+		c = w->ctx = vmm_alloc(&w->vm, sizeof(*c));
+		w->job = vmm_alloc(&w->vm, sizeof(*w->job));
+	}
 	if (!c || !w->job)
 		goto err;
 	c->pipe_r = c->pipe_w = c->file_fd = -1;
@@ -160,6 +241,9 @@ int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why)
 	snprintf(c->path, sizeof(c->path), "%s", file);
 	c->file_fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (c->file_fd < 0)
+		goto err;
+	*why = "ptrace stub";
+	if (mech == MECH_PTRACE && ptrace_start(w))
 		goto err;
 	return 0;
 err:
@@ -179,9 +263,17 @@ void wl_vm_destroy(struct wl_vm *w)
 		if (w->ctx->file_fd >= 0)
 			close(w->ctx->file_fd);
 	}
+	if (w->tracee > 0) {
+		kill(w->tracee, SIGKILL);
+		waitpid(w->tracee, NULL, 0);
+		w->tracee = 0;
+	}
 	if (w->vcpu.run)
 		vcpu_destroy(&w->vcpu);
 	vmm_destroy(&w->vm);
+	if (w->shared)
+		munmap(w->shared, sizeof(*w->ctx) + sizeof(*w->job));
+	w->shared = NULL;
 	w->ctx = NULL;
 	errno = e;
 }
@@ -198,6 +290,12 @@ int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len)
 	w->job->iters = iters;
 	if (w->mech == MECH_NATIVE) {
 		errors = wl_guest_run((uintptr_t)w->job);
+	} else if (w->mech == MECH_PTRACE) {
+		if (ptrace_run(w)) {
+			snprintf(why, len, "ptrace stub: %s", strerror(errno));
+			return -1;
+		}
+		errors = c->errors + c->hc_errors;
 	} else {
 		if (vcpu_call(&w->vcpu, wl_guest_run, (uintptr_t)w->job,
 			      exit_handler, w, &e)) {

@@ -36,6 +36,7 @@ static long sys(struct wl_ctx *c, long nr, long a0, long a1, long a2,
 	r->r10 = a3;
 	switch (c->mech) {
 	case MECH_NATIVE:
+	case MECH_PTRACE:	/* the tracer catches the syscall instruction */
 		return native_syscall(r);
 	case MECH_EXIT_PIO:
 		/* The VMM knows where our pt_regs are: the port is the call. */

@@ -12,7 +12,9 @@
 #ifndef WORKLOAD_H
 #define WORKLOAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <asm/ptrace.h>
 #include "vmm.h"
 
@@ -21,6 +23,7 @@ enum wl_mech {
 	MECH_EXIT_PIO,	/* `out` to the VMM, which runs it (gVisor today) */
 	MECH_EXIT_HC,	/* KVM_HC_HOST_SYSCALL forwarded as KVM_EXIT_HYPERCALL */
 	MECH_HC,	/* KVM_HC_HOST_SYSCALL run in the kernel */
+	MECH_PTRACE,	/* no VM: a stub under PTRACE_SYSEMU, the VMM runs it */
 	MECH_BPF,	/* ... decided (and run) by a BPF program, see bpf-variant/ */
 	NR_MECHS
 };
@@ -74,7 +77,15 @@ struct wl_vm {
 	struct wl_job *job;
 	int mech;
 	long exits;			/* syscalls the VMM ran for the guest */
+	pid_t tracee;			/* MECH_PTRACE: the stub process */
+	void *shared;			/* MECH_PTRACE: ctx and job, shared */
 };
+
+/* Mechanisms that run the workload in a VM (the others have no hypercall). */
+static inline bool wl_mech_has_vm(int mech)
+{
+	return mech != MECH_NATIVE && mech != MECH_PTRACE;
+}
 
 extern const char *const wl_mech_names[NR_MECHS];
 extern const char *const wl_op_names[NR_OPS];

@@ -95,12 +95,20 @@ int wl_mech_available(int mech, const char **why)
 	}
 }
 
+/* A syscall in the kernel's convention: the result or -errno. */
+static long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
+			 unsigned long a2, unsigned long a3, unsigned long a4,
+			 unsigned long a5)
+{
+	long ret = syscall(nr, a0, a1, a2, a3, a4, a5);
+
+	return ret == -1 ? -errno : ret;
+}
+
 /* The VMM runs the guest's syscall, as gVisor's Sentry does after an exit. */
 static void run_for_guest(struct pt_regs *r)
 {
-	long ret = syscall(r->rax, r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9);
-
-	r->rax = ret == -1 ? -errno : ret;
+	r->rax = host_syscall(r->rax, r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9);
 }
 
 static int exit_handler(struct vcpu *v, uint16_t port, void *arg)
@@ -179,10 +187,8 @@ static int ptrace_run(struct wl_vm *w)
 			return -1;
 		if ((long)regs.orig_rax == WL_PTRACE_DONE)
 			return 0;
-		regs.rax = syscall(regs.orig_rax, regs.rdi, regs.rsi, regs.rdx,
-				   regs.r10, regs.r8, regs.r9);
-		if ((long)regs.rax == -1)
-			regs.rax = -errno;
+		regs.rax = host_syscall(regs.orig_rax, regs.rdi, regs.rsi, regs.rdx,
+					regs.r10, regs.r8, regs.r9);
 		w->exits++;
 		if (ptrace(PTRACE_SETREGS, w->tracee, 0, &regs))
 			return -1;

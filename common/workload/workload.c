@@ -195,6 +195,32 @@ static int ptrace_run(struct wl_vm *w)
 	}
 }
 
+/* The VM, vCPU and capabilities a mechanism runs in; undone by wl_vm_destroy(). */
+static int setup_vm(struct wl_vm *w, const char **why)
+{
+	int mech = w->mech;
+
+	*why = "vmm_init";
+	if (vmm_init(&w->vm, 4 << 20))
+		return -1;
+	*why = "vcpu_init";
+	if (vcpu_init(&w->vm, &w->vcpu, 0, false))
+		return -1;
+	if (mech == MECH_HC || mech == MECH_BPF) {
+		*why = "KVM_CAP_ENFORCE_PV_FEATURE_CPUID/KVM_CAP_PV_HOST_SYSCALL";
+		if (vcpu_enable_cap(&w->vcpu, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
+		    vcpu_enable_cap(&w->vcpu, KVM_CAP_PV_HOST_SYSCALL, 1))
+			return -1;
+	}
+	if (mech == MECH_EXIT_HC || mech == MECH_BPF) {
+		*why = "KVM_CAP_EXIT_HYPERCALL";
+		if (vmm_enable_cap(&w->vm, KVM_CAP_EXIT_HYPERCALL,
+				   1 << KVM_HC_HOST_SYSCALL))
+			return -1;
+	}
+	return 0;
+}
+
 int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why)
 {
 	struct wl_ctx *c;
@@ -202,27 +228,11 @@ int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why)
 
 	memset(w, 0, sizeof(*w));
 	w->mech = mech;
-	*why = "vmm_init";
-	if (vmm_init(&w->vm, 4 << 20))
-		return -1;
-	*why = "vcpu_init";
-	if (vcpu_init(&w->vm, &w->vcpu, 0, false))
+	if (wl_mech_has_vm(mech) && setup_vm(w, why))
 		goto err;
-	if (mech == MECH_HC || mech == MECH_BPF) {
-		*why = "KVM_CAP_ENFORCE_PV_FEATURE_CPUID/KVM_CAP_PV_HOST_SYSCALL";
-		if (vcpu_enable_cap(&w->vcpu, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
-		    vcpu_enable_cap(&w->vcpu, KVM_CAP_PV_HOST_SYSCALL, 1))
-			goto err;
-	}
-	if (mech == MECH_EXIT_HC || mech == MECH_BPF) {
-		*why = "KVM_CAP_EXIT_HYPERCALL";
-		if (vmm_enable_cap(&w->vm, KVM_CAP_EXIT_HYPERCALL,
-				   1 << KVM_HC_HOST_SYSCALL))
-			goto err;
-	}
 	*why = "workload context";
-	if (mech == MECH_PTRACE) {
-		/* Shared with the stub, at the same address. */
+	if (!wl_mech_has_vm(mech)) {
+		/* No VM; shared so that a ptrace stub sees it at the same address. */
 		w->shared = mmap(NULL, sizeof(*c) + sizeof(*w->job),
 				 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (w->shared == MAP_FAILED) {
@@ -274,9 +284,11 @@ void wl_vm_destroy(struct wl_vm *w)
 		waitpid(w->tracee, NULL, 0);
 		w->tracee = 0;
 	}
-	if (w->vcpu.run)
-		vcpu_destroy(&w->vcpu);
-	vmm_destroy(&w->vm);
+	if (wl_mech_has_vm(w->mech)) {
+		if (w->vcpu.run)
+			vcpu_destroy(&w->vcpu);
+		vmm_destroy(&w->vm);
+	}
 	if (w->shared)
 		munmap(w->shared, sizeof(*w->ctx) + sizeof(*w->job));
 	w->shared = NULL;

@@ -78,7 +78,7 @@ struct wl_vm {
 	int mech;
 	long exits;			/* syscalls the VMM ran for the guest */
 	pid_t tracee;			/* MECH_PTRACE: the stub process */
-	void *shared;			/* MECH_PTRACE: ctx and job, shared */
+	void *shared;			/* no VM: ctx and job, in shared memory */
 };
 
 /* Mechanisms that run the workload in a VM (the others have no hypercall). */

@@ -10,4 +10,5 @@ set boxwidth 0.9
 set xtics rotate by -20
 set key top left
 set grid ytics
-plot for [i=2:7] dat using i:xtic(1) title columnheader(i)
+# one column per mechanism of report.py MECHS
+plot for [i=2:9] dat using i:xtic(1) title columnheader(i)

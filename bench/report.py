@@ -10,7 +10,8 @@ import json
 import statistics
 import sys
 
-MECHS = ['native', 'ptrace-sysemu', 'exit-pio', 'exit-hypercall', 'hypercall', 'bpf']
+MECHS = ['native', 'ptrace-sysemu', 'pvm-exec', 'pvm-syscall', 'exit-pio', 'exit-hypercall',
+         'hypercall', 'bpf']
 OPS = ['bare-hypercall', 'getppid', 'pipe-64B', 'pread-4K', 'open-fstat-close', 'mixed']
 GUEST = ['exit-pio', 'exit-hypercall', 'hypercall', 'bpf']
 
@@ -93,6 +94,14 @@ def headlines(st, label):
     if r:
         out.append(f'- {label}: getppid via bpf / via hypercall = **{r:.2f}x** '
                    '(the posting: "the same performance numbers")')
+    r = ratio(st, 'ptrace-sysemu', 'pvm-exec')
+    if r:
+        out.append(f'- {label}: getppid via ptrace-sysemu / via pvm-exec = **{r:.2f}x** '
+                   '(the 2021 process_vm_exec() RFC measured it against ptrace)')
+    for m in ('pvm-exec', 'pvm-syscall'):
+        r = ratio(st, m, 'hypercall')
+        if r:
+            out.append(f'- {label}: getppid via {m} / via hypercall = **{r:.2f}x**')
     if ('hypercall', 'getppid') in st and ('native', 'getppid') in st:
         hc = st[('hypercall', 'getppid')][0] - st[('hypercall', 'bare-hypercall')][0]
         nat = st[('native', 'getppid')][0]

@@ -16,7 +16,7 @@ KVM_SELFTESTS += x86_64/fix_hypercall_test x86_64/kvm_pv_test \
 SKIP_FILES += common/tests.skips
 
 # The common workload, checked under every mechanism.
-WORKLOAD_OBJS := $(OBJ)/common/workload/workload.o \
+WORKLOAD_OBJS := $(OBJ)/common/workload/workload.o $(OBJ)/common/workload/workload_pvm.o \
 	$(OBJ)/common/workload/workload.guest.o $(VMM_OBJS)
 
 $(TESTS_OUT)/workload_test: $(OBJ)/common/tests/workload_test.o $(WORKLOAD_OBJS)

@@ -26,6 +26,8 @@ const char *const wl_mech_names[NR_MECHS] = {
 	[MECH_HC] = "hypercall",
 	[MECH_PTRACE] = "ptrace-sysemu",
 	[MECH_BPF] = "bpf",
+	[MECH_PVM_EXEC] = "pvm-exec",
+	[MECH_PVM_SYSCALL] = "pvm-syscall",
 };
 
 const char *const wl_op_names[NR_OPS] = {
@@ -90,15 +92,18 @@ int wl_mech_available(int mech, const char **why)
 		*why = "needs KVM_CAP_PV_HOST_SYSCALL and the hypercall exit";
 		return wl_mech_available(MECH_HC, why) &&
 		       wl_mech_available(MECH_EXIT_HC, why);
+	case MECH_PVM_EXEC:
+	case MECH_PVM_SYSCALL:
+		*why = "kernel without process_vm_exec() (process-vm-exec/ series)";
+		return wl_pvm_available();
 	default:
 		return 1;
 	}
 }
 
-/* A syscall in the kernel's convention: the result or -errno. */
-static long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
-			 unsigned long a2, unsigned long a3, unsigned long a4,
-			 unsigned long a5)
+long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
+		  unsigned long a2, unsigned long a3, unsigned long a4,
+		  unsigned long a5)
 {
 	long ret = syscall(nr, a0, a1, a2, a3, a4, a5);
 
@@ -163,14 +168,14 @@ static int ptrace_start(struct wl_vm *w)
 {
 	int status;
 
-	w->tracee = fork();
-	if (w->tracee < 0)
+	w->stub = fork();
+	if (w->stub < 0)
 		return -1;
-	if (!w->tracee)
+	if (!w->stub)
 		ptrace_stub(w->job);
-	if (waitpid(w->tracee, &status, 0) != w->tracee || !WIFSTOPPED(status))
+	if (waitpid(w->stub, &status, 0) != w->stub || !WIFSTOPPED(status))
 		return -1;
-	return ptrace(PTRACE_SETOPTIONS, w->tracee, 0, PTRACE_O_EXITKILL);
+	return ptrace(PTRACE_SETOPTIONS, w->stub, 0, PTRACE_O_EXITKILL);
 }
 
 /* Run one job in the stub: 0 when it reported done, -1 otherwise. */
@@ -180,17 +185,17 @@ static int ptrace_run(struct wl_vm *w)
 	int status;
 
 	for (;;) {
-		if (ptrace(PTRACE_SYSEMU, w->tracee, 0, 0) ||
-		    waitpid(w->tracee, &status, 0) != w->tracee ||
+		if (ptrace(PTRACE_SYSEMU, w->stub, 0, 0) ||
+		    waitpid(w->stub, &status, 0) != w->stub ||
 		    !WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP ||
-		    ptrace(PTRACE_GETREGS, w->tracee, 0, &regs))
+		    ptrace(PTRACE_GETREGS, w->stub, 0, &regs))
 			return -1;
 		if ((long)regs.orig_rax == WL_PTRACE_DONE)
 			return 0;
 		regs.rax = host_syscall(regs.orig_rax, regs.rdi, regs.rsi, regs.rdx,
 					regs.r10, regs.r8, regs.r9);
 		w->exits++;
-		if (ptrace(PTRACE_SETREGS, w->tracee, 0, &regs))
+		if (ptrace(PTRACE_SETREGS, w->stub, 0, &regs))
 			return -1;
 	}
 }
@@ -232,9 +237,9 @@ int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why)
 		goto err;
 	*why = "workload context";
 	if (!wl_mech_has_vm(mech)) {
-		/* No VM; shared so that a ptrace stub sees it at the same address. */
-		w->shared = mmap(NULL, sizeof(*c) + sizeof(*w->job),
-				 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		/* No VM; shared so that a stub sees it at the same address. */
+		w->shared = mmap(NULL, WL_SHARED_SIZE, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (w->shared == MAP_FAILED) {
 			w->shared = NULL;
 			goto err;
@@ -261,6 +266,9 @@ int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why)
 	*why = "ptrace stub";
 	if (mech == MECH_PTRACE && ptrace_start(w))
 		goto err;
+	*why = "process_vm_exec() stub";
+	if ((mech == MECH_PVM_EXEC || mech == MECH_PVM_SYSCALL) && pvm_start(w))
+		goto err;
 	return 0;
 err:
 	wl_vm_destroy(w);
@@ -279,10 +287,10 @@ void wl_vm_destroy(struct wl_vm *w)
 		if (w->ctx->file_fd >= 0)
 			close(w->ctx->file_fd);
 	}
-	if (w->tracee > 0) {
-		kill(w->tracee, SIGKILL);
-		waitpid(w->tracee, NULL, 0);
-		w->tracee = 0;
+	if (w->stub > 0) {
+		kill(w->stub, SIGKILL);
+		waitpid(w->stub, NULL, 0);
+		w->stub = 0;
 	}
 	if (wl_mech_has_vm(w->mech)) {
 		if (w->vcpu.run)
@@ -290,7 +298,7 @@ void wl_vm_destroy(struct wl_vm *w)
 		vmm_destroy(&w->vm);
 	}
 	if (w->shared)
-		munmap(w->shared, sizeof(*w->ctx) + sizeof(*w->job));
+		munmap(w->shared, WL_SHARED_SIZE);
 	w->shared = NULL;
 	w->ctx = NULL;
 	errno = e;
@@ -314,6 +322,12 @@ int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len)
 			return -1;
 		}
 		errors = c->errors + c->hc_errors;
+	} else if (w->mech == MECH_PVM_EXEC) {
+		if (pvm_run(w, why, len))
+			return -1;
+		errors = c->errors + c->hc_errors;
+	} else if (w->mech == MECH_PVM_SYSCALL) {
+		errors = wl_guest_run((uintptr_t)w->job);
 	} else {
 		if (vcpu_call(&w->vcpu, wl_guest_run, (uintptr_t)w->job,
 			      exit_handler, w, &e)) {

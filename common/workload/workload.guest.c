@@ -37,7 +37,11 @@ static long sys(struct wl_ctx *c, long nr, long a0, long a1, long a2,
 	switch (c->mech) {
 	case MECH_NATIVE:
 	case MECH_PTRACE:	/* the tracer catches the syscall instruction */
+	case MECH_PVM_EXEC:	/* process_vm_exec() hands it to the caller */
 		return native_syscall(r);
+	case MECH_PVM_SYSCALL:	/* the code runs here, the call in the stub */
+		c->pvm_syscall(c, r);
+		break;
 	case MECH_EXIT_PIO:
 		/* The VMM knows where our pt_regs are: the port is the call. */
 		asm volatile("outl %%eax, %%dx"

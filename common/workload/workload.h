@@ -25,6 +25,8 @@ enum wl_mech {
 	MECH_HC,	/* KVM_HC_HOST_SYSCALL run in the kernel */
 	MECH_PTRACE,	/* no VM: a stub under PTRACE_SYSEMU, the VMM runs it */
 	MECH_BPF,	/* ... decided (and run) by a BPF program, see bpf-variant/ */
+	MECH_PVM_EXEC,	/* no VM: the code runs in a stub's mm by process_vm_exec() */
+	MECH_PVM_SYSCALL, /* no VM: each syscall run in a stub's mm, see process-vm-exec/ */
 	NR_MECHS
 };
 
@@ -42,6 +44,9 @@ enum wl_op {
 #define WL_PIPE_BYTES	64
 #define WL_PAGE		4096
 #define WL_FILE_SIZE	(16 * WL_PAGE)
+/* No VM: context, job and (for code run in a stub) a stack, shared. */
+#define WL_STACK_SIZE	(64 * 1024)
+#define WL_SHARED_SIZE	(sizeof(struct wl_ctx) + sizeof(struct wl_job) + WL_STACK_SIZE)
 
 /* Everything the guest touches lives in the VM's arena (same VA on host). */
 struct wl_ctx {
@@ -54,6 +59,9 @@ struct wl_ctx {
 	uint64_t errors;		/* results that did not match */
 	uint64_t hc_errors;		/* hypercalls that did not return 0 */
 	long last_hc_error;		/* the last such return value */
+	/* MECH_PVM_SYSCALL: runs *r in the stub's mm, result in r->rax */
+	void (*pvm_syscall)(struct wl_ctx *c, struct pt_regs *r);
+	pid_t stub;			/* the process whose mm the code uses */
 	char path[64];
 	unsigned char out[WL_PIPE_BYTES], in[WL_PIPE_BYTES];
 	unsigned char page[WL_PAGE];
@@ -77,14 +85,22 @@ struct wl_vm {
 	struct wl_job *job;
 	int mech;
 	long exits;			/* syscalls the VMM ran for the guest */
-	pid_t tracee;			/* MECH_PTRACE: the stub process */
-	void *shared;			/* no VM: ctx and job, in shared memory */
+	pid_t stub;			/* MECH_PTRACE, MECH_PVM_*: the stub process */
+	void *shared;			/* no VM: ctx, job and stack, shared */
 };
 
 /* Mechanisms that run the workload in a VM (the others have no hypercall). */
 static inline bool wl_mech_has_vm(int mech)
 {
-	return mech != MECH_NATIVE && mech != MECH_PTRACE;
+	return mech != MECH_NATIVE && mech != MECH_PTRACE &&
+	       mech != MECH_PVM_EXEC && mech != MECH_PVM_SYSCALL;
+}
+
+/* Mechanisms whose runner executes each syscall for the code (w->exits). */
+static inline bool wl_mech_runs_calls(int mech)
+{
+	return mech == MECH_EXIT_PIO || mech == MECH_EXIT_HC ||
+	       mech == MECH_PTRACE || mech == MECH_PVM_EXEC;
 }
 
 extern const char *const wl_mech_names[NR_MECHS];
@@ -104,5 +120,14 @@ int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len);
 int wl_make_file(const char *path);
 /* Whether the running kernel offers what a mechanism needs. */
 int wl_mech_available(int mech, const char **why);
+/* A syscall in the kernel's convention: the result or -errno. */
+long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
+		  unsigned long a2, unsigned long a3, unsigned long a4,
+		  unsigned long a5);
+
+/* process_vm_exec() mechanisms (workload_pvm.c). */
+int wl_pvm_available(void);
+int pvm_start(struct wl_vm *w);
+int pvm_run(struct wl_vm *w, char *why, size_t len);
 
 #endif

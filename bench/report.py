@@ -14,6 +14,7 @@ MECHS = ['native', 'ptrace-sysemu', 'pvm-exec', 'pvm-syscall', 'exit-pio', 'exit
          'hypercall', 'bpf']
 OPS = ['bare-hypercall', 'getppid', 'pipe-64B', 'pread-4K', 'open-fstat-close', 'mixed']
 GUEST = ['exit-pio', 'exit-hypercall', 'hypercall', 'bpf']
+NO_VM = ['ptrace-sysemu', 'pvm-exec', 'pvm-syscall']
 
 
 def parse(path):
@@ -77,6 +78,25 @@ def above_floor(st, unit_note):
     return out
 
 
+def above_native(st, unit_note):
+    mechs = [m for m in NO_VM if any((m, o) in st for o in OPS)]
+    if not mechs or not any(('native', o) in st for o in OPS):
+        return []
+    out = ['| op | native | ' + ' | '.join(f'{m} - native' for m in mechs) + ' |',
+           '|---|---|' + '---|' * len(mechs)]
+    for op in OPS[1:]:
+        nat = st.get(('native', op))
+        cells = [us(nat[0]) if nat else '-']
+        for m in mechs:
+            s = st.get((m, op))
+            cells.append(us(s[0] - nat[0]) if s and nat else '-')
+        out.append(f'| {op} | ' + ' | '.join(cells) + ' |')
+    out.append('')
+    out.append('What each mechanism without a VM adds to the native system call; '
+               f'{unit_note}.')
+    return out + ['']
+
+
 def ratio(st, a, b, op='getppid'):
     if (a, op) in st and (b, op) in st and st[(b, op)][0] > 0:
         return st[(a, op)][0] / st[(b, op)][0]
@@ -128,6 +148,7 @@ def main():
         md += ['']
         md += above_floor(st['wall'], 'microseconds')
         md += ['']
+        md += above_native(st['wall'], 'microseconds')
     icounts = [n for n in st if n.startswith('icount') and st[n]]
     if icounts:
         first = st[icounts[0]]
@@ -136,6 +157,7 @@ def main():
         md += ['']
         md += above_floor(first, 'thousands of guest instructions')
         md += ['']
+        md += above_native(first, 'thousands of guest instructions')
         if len(icounts) > 1:
             diffs = []
             for k, v in first.items():

@@ -61,40 +61,35 @@ def table(st, unit_note):
     return out
 
 
-def above_floor(st, unit_note):
-    mechs = [m for m in GUEST if (m, 'bare-hypercall') in st]
-    out = ['| op | native | ' + ' | '.join(f'{m} - floor' for m in mechs) + ' |',
+def delta_table(st, mechs, base, label, note):
+    """One row per op: native, then each mechanism minus base(m, op)."""
+    out = ['| op | native | ' + ' | '.join(f'{m} - {label}' for m in mechs) + ' |',
            '|---|---|' + '---|' * len(mechs)]
     for op in OPS[1:]:
         nat = st.get(('native', op))
         cells = [us(nat[0]) if nat else '-']
         for m in mechs:
-            s, floor = st.get((m, op)), st[(m, 'bare-hypercall')][0]
-            cells.append(us(s[0] - floor) if s else '-')
+            s, b = st.get((m, op)), base(m, op)
+            cells.append(us(s[0] - b[0]) if s and b else '-')
         out.append(f'| {op} | ' + ' | '.join(cells) + ' |')
-    out.append('')
-    out.append('What each mechanism adds above the VM-exit floor (the bare hypercall '
-               f'round trip in the same VM), beside the native cost; {unit_note}.')
-    return out
+    return out + ['', note]
+
+
+def above_floor(st, unit_note):
+    mechs = [m for m in GUEST if (m, 'bare-hypercall') in st]
+    return delta_table(st, mechs, lambda m, op: st[(m, 'bare-hypercall')], 'floor',
+                       'What each mechanism adds above the VM-exit floor (the bare '
+                       'hypercall round trip in the same VM), beside the native cost; '
+                       f'{unit_note}.')
 
 
 def above_native(st, unit_note):
     mechs = [m for m in NO_VM if any((m, o) in st for o in OPS)]
     if not mechs or not any(('native', o) in st for o in OPS):
         return []
-    out = ['| op | native | ' + ' | '.join(f'{m} - native' for m in mechs) + ' |',
-           '|---|---|' + '---|' * len(mechs)]
-    for op in OPS[1:]:
-        nat = st.get(('native', op))
-        cells = [us(nat[0]) if nat else '-']
-        for m in mechs:
-            s = st.get((m, op))
-            cells.append(us(s[0] - nat[0]) if s and nat else '-')
-        out.append(f'| {op} | ' + ' | '.join(cells) + ' |')
-    out.append('')
-    out.append('What each mechanism without a VM adds to the native system call; '
-               f'{unit_note}.')
-    return out + ['']
+    return delta_table(st, mechs, lambda m, op: st.get(('native', op)), 'native',
+                       'What each mechanism without a VM adds to the native system '
+                       f'call; {unit_note}.') + ['']
 
 
 def ratio(st, a, b, op='getppid'):

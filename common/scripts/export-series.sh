@@ -14,10 +14,15 @@ cover=$TOP/$folder/cover.txt
 rm -f "$out"/*.patch
 git -C "$SRC" format-patch -q --cover-letter --no-signature --zero-commit \
 	-o "$out" "$base..$branch"
-python3 - "$out"/0000-cover-letter.patch "$cover" <<'PY'
+# The cover letter gets the date of the series' last commit, not the time
+# of the export, so that re-exporting an unchanged series changes nothing.
+date=$(git -C "$SRC" log -1 --format=%aD "$branch")
+python3 - "$out"/0000-cover-letter.patch "$cover" "$date" <<'PY'
+import re
 import sys
-path, cover = sys.argv[1], sys.argv[2]
+path, cover, date = sys.argv[1], sys.argv[2], sys.argv[3]
 text = open(path).read()
+text = re.sub(r'^Date: .*$', 'Date: ' + date, text, count=1, flags=re.M)
 lines = open(cover).read().rstrip('\n').split('\n')
 subject, body = lines[0], '\n'.join(lines[1:]).strip('\n')
 text = text.replace('*** SUBJECT HERE ***', subject)

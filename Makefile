@@ -9,6 +9,8 @@ KSRC	:= $(BUILD)/linux
 KOUT	:= $(BUILD)/kbuild
 KHDR	:= $(KOUT)/usr/include
 BZIMAGE	:= $(KOUT)/arch/x86/boot/bzImage
+# The bench boots the same tree built without common/kernel/debug.config.
+BENCH_BZIMAGE := $(BUILD)/kbuild-bench/arch/x86/boot/bzImage
 OBJ	:= $(BUILD)/obj
 TESTS_OUT := $(BUILD)/tests
 BENCH_OUT := $(BUILD)/bench
@@ -107,8 +109,10 @@ test:
 	@common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
 
 bench:
+	@$(MAKE) -s kernel
+	@FLAVOR=bench common/scripts/kernel.sh all
 	@$(MAKE) -s initramfs
-	@bench/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)
+	@bench/run.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 
 clean:
 	rm -rf $(OBJ) $(TESTS_OUT) $(BENCH_OUT) $(KSFT_OUT) $(INITRAMFS) $(RUNS)

@@ -99,6 +99,7 @@ def ratio(st, a, b, op='getppid'):
 
 
 def headlines(st, label):
+    unit = 'us' if label == 'wall' else 'k insns'
     out = []
     for exitm in ('exit-pio', 'exit-hypercall'):
         r = ratio(st, exitm, 'hypercall')
@@ -121,7 +122,7 @@ def headlines(st, label):
         hc = st[('hypercall', 'getppid')][0] - st[('hypercall', 'bare-hypercall')][0]
         nat = st[('native', 'getppid')][0]
         out.append(f'- {label}: hypercall getppid minus the bare-hypercall floor = '
-                   f'**{us(hc)} us**, native getppid = **{us(nat)} us**')
+                   f'**{us(hc)} {unit}**, native getppid = **{us(nat)} {unit}**')
     return out
 
 

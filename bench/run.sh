@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bench, host side: boot the test kernel in bench mode once with
+# make bench, host side: boot the bench kernel in bench mode once with
 # wall-clock time and ICOUNT_RUNS times (default 2) with QEMU
 # -icount shift=0,sleep=off, where guest time counts guest instructions,
 # then write the report (bench/results/latest.*) and print it.
@@ -30,7 +30,8 @@ if [ "${ACCEL:-tcg}" = tcg ]; then
 fi
 
 release=$(cat "$(dirname "$bz")/../../../include/config/kernel.release" 2>/dev/null || echo unknown)
-python3 - "$runs/meta.json" "$release" <<'PY'
+kconfig=$(dirname "$bz")/../../../.config
+python3 - "$runs/meta.json" "$release" "$kconfig" <<'PY'
 import json, platform, subprocess, sys, time
 qemu = subprocess.run(['qemu-system-x86_64', '--version'], capture_output=True,
                       text=True).stdout.splitlines()[0]
@@ -38,9 +39,17 @@ cpu = next((l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo')
             if l.startswith('model name')), platform.processor())
 import os
 accel = os.environ.get('ACCEL', 'tcg')
+try:
+    cfg = open(sys.argv[3]).read()
+except OSError:
+    cfg = ''
+debug = 'CONFIG_PROVE_LOCKING=y' in cfg
+kernel_cfg = ('debug: lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_LIST (the test kernel)'
+              if debug else 'no debug options (common/kernel/debug.config left out)')
 json.dump({'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
            'guest kernel': sys.argv[2] + ' (this repository\'s series)',
            'qemu': qemu, 'accel': accel + (' (-cpu max, nested SVM)' if accel == 'tcg' else ''),
+           'kernel config': kernel_cfg,
            'host cpu': cpu, 'host cores': os.cpu_count()},
           open(sys.argv[1], 'w'), indent=1)
 PY

@@ -9,12 +9,20 @@
 # rest.
 #
 # usage: kernel.sh tree|config|build|all
+# FLAVOR=test (default): the test kernel, with common/kernel/debug.config
+# (lockdep, PROVE_RCU...), in build/kbuild.  FLAVOR=bench: the same tree and
+# fragments without debug.config, in build/kbuild-bench, for `make bench`.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 SRC=$BUILD/linux
-OUT=$BUILD/kbuild
+FLAVOR=${FLAVOR:-test}
+case "$FLAVOR" in
+test)	OUT=$BUILD/kbuild ;;
+bench)	OUT=$BUILD/kbuild-bench ;;
+*)	echo "kernel: FLAVOR must be test or bench" >&2; exit 2 ;;
+esac
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
@@ -24,7 +32,9 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} CCACHE_NOHASHDIR=${CCACHE_NOHASH
 export GIT_COMMITTER_NAME=kbuild GIT_COMMITTER_EMAIL=kbuild@localhost
 export GIT_AUTHOR_NAME=kbuild GIT_AUTHOR_EMAIL=kbuild@localhost
 
-log() { echo "kernel: $*"; }
+log() {
+	if [ "$FLAVOR" = test ]; then echo "kernel: $*"; else echo "kernel ($FLAVOR): $*"; fi
+}
 
 # The patch files of every variant listed in `series`, in order.
 series_patches() {
@@ -93,7 +103,11 @@ apply_series() {
 }
 
 fragments() {
-	ls "$TOP"/common/kernel/*.config
+	if [ "$FLAVOR" = bench ]; then
+		ls "$TOP"/common/kernel/*.config | grep -v '/debug\.config$'
+	else
+		ls "$TOP"/common/kernel/*.config
+	fi
 	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series" | while read -r dir; do
 		[ -f "$TOP/$dir/kernel.config" ] && echo "$TOP/$dir/kernel.config"
 	done

@@ -41,8 +41,7 @@ SKIP_FILES :=
 
 all:
 	@$(MAKE) -s deps
-	@$(MAKE) -s kernel
-	@$(MAKE) -s bench
+	@$(MAKE) -s bench	# builds the test kernel, then the bench kernel
 
 deps:
 	@common/scripts/deps.sh

@@ -105,7 +105,7 @@ test:
 	@$(MAKE) -s check-harness
 	@$(MAKE) -s check-series
 	@$(MAKE) -s initramfs
-	@common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
+	@EXPECTED_SKIPS=$(TESTS_OUT)/skips common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
 
 bench:
 	@$(MAKE) -s kernel

@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Not allowed: the syscall kfunc from a program that is not a fmod_ret
- * program on kvm_hc_host_syscall_bpf().  Loading this must fail.
+ * Not allowed: a sleepable program on kvm_hc_host_syscall_bpf().  The hook
+ * only takes a verdict; a program that could sleep there would hold up the
+ * vCPU (and RCU Tasks Trace) for as long as it likes.  Loading must fail.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-extern int bpf_kvm_host_syscall(struct kvm_hc_bpf_ctx *ctx) __ksym;
-
-SEC("fentry.s/kvm_hc_host_syscall_bpf")
-int BPF_PROG(hcm_fentry, struct kvm_hc_bpf_ctx *hc)
+SEC("fmod_ret.s/kvm_hc_host_syscall_bpf")
+int BPF_PROG(hcm_sleepable, struct kvm_hc_bpf_ctx *hc, int ret)
 {
-	bpf_kvm_host_syscall(hc);
-	return 0;
+	return KVM_HC_BPF_RUN;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A KVM_HC_HOST_SYSCALL policy: syscalls in the allow-list run in the
- * kernel through bpf_kvm_host_syscall(), syscalls marked deny are refused,
- * everything else is forwarded to the VMM.  Per-syscall counters of the
+ * A KVM_HC_HOST_SYSCALL policy: syscalls in the allow-list are run by KVM
+ * once the program has returned, syscalls marked deny are refused,
+ * everything else is forwarded to the VMM.  The program only decides; it
+ * cannot run a call itself.  Per-syscall counters of the
  * calls the program ran are kept in a map (bpftool map dump name hcp_calls).
  */
 #include "vmlinux.h"
@@ -26,9 +27,7 @@ struct {
 	__type(value, __u64);
 } hcp_calls SEC(".maps");
 
-extern int bpf_kvm_host_syscall(struct kvm_hc_bpf_ctx *ctx) __ksym;
-
-SEC("fmod_ret.s/kvm_hc_host_syscall_bpf")
+SEC("fmod_ret/kvm_hc_host_syscall_bpf")
 int BPF_PROG(hcp_decide, struct kvm_hc_bpf_ctx *hc, int ret)
 {
 	__u64 nr = hc->regs.ax;
@@ -47,8 +46,7 @@ int BPF_PROG(hcp_decide, struct kvm_hc_bpf_ctx *hc, int ret)
 	count = bpf_map_lookup_elem(&hcp_calls, &key);
 	if (count)
 		__sync_fetch_and_add(count, 1);
-	bpf_kvm_host_syscall(hc);
-	return KVM_HC_BPF_DONE;
+	return KVM_HC_BPF_RUN;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -16,7 +16,7 @@ int hc_policy_attach(struct hc_policy *p);
 void hc_policy_detach(struct hc_policy *p);
 uint64_t hc_policy_count(struct hc_policy *p, unsigned int nr);
 void hc_policy_destroy(struct hc_policy *p);
-/* Try to load the misuse program: 0 if the verifier refused its kfunc call. */
+/* Try to load a sleepable program on the hook: 0 if it was refused for that. */
 int hc_misuse_rejected(void);
 
 #endif

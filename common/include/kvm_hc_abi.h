@@ -44,10 +44,13 @@ static inline long guest_hypercall1(unsigned long nr, unsigned long a0)
 {
 	long ret;
 
+	/* a1..a3 (rcx, rdx, rsi) must be 0: KVM_HC_HOST_SYSCALL checks. */
 	if (guest_use_vmmcall)
-		asm volatile("vmmcall" : "=a"(ret) : "a"(nr), "b"(a0) : "memory");
+		asm volatile("vmmcall" : "=a"(ret)
+			     : "a"(nr), "b"(a0), "c"(0UL), "d"(0UL), "S"(0UL) : "memory");
 	else
-		asm volatile("vmcall" : "=a"(ret) : "a"(nr), "b"(a0) : "memory");
+		asm volatile("vmcall" : "=a"(ret)
+			     : "a"(nr), "b"(a0), "c"(0UL), "d"(0UL), "S"(0UL) : "memory");
 	return ret;
 }
 

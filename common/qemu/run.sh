@@ -44,4 +44,4 @@ qrc=$?
 wait $tpid 2>/dev/null
 echo "qemu: exit status $qrc"
 [ "$mode" = test ] || { grep -q '^# kvm-hc: end of run' "$tap" && exit 0; exit 1; }
-python3 "$here/tap_summary.py" "$tap" "$console"
+python3 "$here/tap_summary.py" "$tap" "$console" ${EXPECTED_SKIPS:+"$EXPECTED_SKIPS"}

@@ -8,6 +8,12 @@ top-level "not ok" adds one failure when none of its own results failed
 failure, on a kernel splat in the console log, or when the end marker is
 missing (the guest crashed, panicked or hung).
 
+Skips: with a third argument, the skips file (lines "name|condition|
+reason", see common/tests.skips), a program may skip, or have skipped
+checks, only if it is named there: any other skip is a failure, since
+`make test` runs on a kernel that carries every series and nothing there
+may quietly not run.
+
 Prints the closing line "N passed, N failed, N skipped"; exit 1 on failure.
 """
 import re
@@ -25,6 +31,11 @@ SPLATS = re.compile(r'(WARNING:|BUG:|Oops|Kernel panic|general protection fault|
 
 def main():
     tap_path, console_path = sys.argv[1], sys.argv[2]
+    expected = None
+    if len(sys.argv) > 3:
+        with open(sys.argv[3]) as f:
+            expected = {l.split('|', 1)[0].strip() for l in f
+                        if l.strip() and not l.startswith('#')}
     with open(tap_path, errors='replace') as f:
         tap = f.read().replace('\r', '').splitlines()
     with open(console_path, errors='replace') as f:
@@ -47,6 +58,9 @@ def main():
             continue
         # top-level result of one program
         name = name.strip()
+        if expected is not None and (skip or sub['skip']) and name not in expected:
+            failed += 1
+            problems.append('unexpected skip (not in the skips file): ' + line.strip())
         if sum(sub.values()):
             passed += sub['pass']
             failed += sub['fail']

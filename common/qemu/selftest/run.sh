@@ -17,7 +17,7 @@ Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar'
 check() {	# name expected-exit tap console
 	printf '%s\n' "$3" > "$tmp/tap"
 	printf '%s\n' "$4" > "$tmp/console"
-	python3 "$here/../tap_summary.py" "$tmp/tap" "$tmp/console" > "$tmp/out"
+	python3 "$here/../tap_summary.py" "$tmp/tap" "$tmp/console" ${5:+"$5"} > "$tmp/out"
 	rc=$?
 	if [ "$rc" = "$2" ]; then
 		ok=$((ok + 1))
@@ -58,6 +58,18 @@ check "only skips" 0 "1..1
 ok 1 prog1 # SKIP kvm_amd nrips=0
 $END" "$CLEAN"
 check "no results at all" 1 "$END" "$CLEAN"
+echo 'prog1|true|a platform limit' > "$tmp/skips"
+check "listed skip" 0 "1..1
+ok 1 prog1 # SKIP kvm_amd nrips=0
+$END" "$CLEAN" "$tmp/skips"
+check "unlisted skip" 1 "1..1
+ok 1 prog2 # SKIP no reason to
+$END" "$CLEAN" "$tmp/skips"
+check "unlisted program with a skipped check" 1 "1..1
+    ok 1 a
+    ok 2 b # SKIP not available
+ok 1 prog2
+$END" "$CLEAN" "$tmp/skips"
 grep -q 'passed, .* failed, .* skipped' "$tmp/out" || {
 	bad=$((bad + 1)); echo "harness: FAIL closing line missing"; }
 

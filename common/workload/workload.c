@@ -85,9 +85,10 @@ int wl_mech_available(int mech, const char **why)
 		*why = "kernel without KVM_CAP_PV_HOST_SYSCALL (hypercall/ series)";
 		return kvm_cap(KVM_CAP_PV_HOST_SYSCALL) > 0;
 	case MECH_EXIT_HC:
-		*why = "KVM_CAP_EXIT_HYPERCALL lacks KVM_HC_HOST_SYSCALL (exit-variant/ series)";
-		return kvm_cap(KVM_CAP_EXIT_HYPERCALL) > 0 &&
-		       (kvm_cap(KVM_CAP_EXIT_HYPERCALL) & (1 << KVM_HC_HOST_SYSCALL));
+		/* Bit 13 is accepted, not reported: KVM_PV_HOST_SYSCALL_EXIT says. */
+		*why = "KVM_CAP_PV_HOST_SYSCALL lacks KVM_PV_HOST_SYSCALL_EXIT (exit-variant/ series)";
+		return kvm_cap(KVM_CAP_PV_HOST_SYSCALL) > 0 &&
+		       (kvm_cap(KVM_CAP_PV_HOST_SYSCALL) & (1 << 1));
 	case MECH_BPF:
 		*why = "needs KVM_CAP_PV_HOST_SYSCALL and the hypercall exit";
 		return wl_mech_available(MECH_HC, why) &&

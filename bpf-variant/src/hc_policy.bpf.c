@@ -3,8 +3,8 @@
  * A KVM_HC_HOST_SYSCALL policy: syscalls in the allow-list are run by KVM
  * once the program has returned, syscalls marked deny are refused,
  * everything else is forwarded to the VMM.  The program only decides; it
- * cannot run a call itself.  Per-syscall counters of the
- * calls the program ran are kept in a map (bpftool map dump name hcp_calls).
+ * cannot run a call itself.  Per-syscall counters of the calls the
+ * program let KVM run are kept in a map (bpftool map dump name hcp_calls).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	ksft_print_header();
 	/* make test applies the series: missing is a failure (see workload_test). */
 	if (!wl_mech_available(MECH_BPF, &what)) {
-		if (argc > 1 && !strcmp(argv[1], "--allow-missing"))
+		if (wl_allow_missing(argc, argv))
 			ksft_exit_skip("%s\n", what);
 		ksft_exit_fail_msg("bpf mechanism not available: %s\n", what);
 	}

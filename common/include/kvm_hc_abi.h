@@ -28,6 +28,9 @@
 #ifndef KVM_FEATURE_PV_HOST_SYSCALL
 #define KVM_FEATURE_PV_HOST_SYSCALL	31
 #endif
+#ifndef KVM_PV_HOST_SYSCALL_EXIT	/* KVM_CHECK_EXTENSION(KVM_CAP_PV_HOST_SYSCALL) */
+#define KVM_PV_HOST_SYSCALL_EXIT	(1 << 1)
+#endif
 
 #define HC_KVM_ENOSYS	1000	/* uapi/linux/kvm_para.h */
 #define HC_KVM_EPERM	1

@@ -11,7 +11,6 @@
  * skipped, with the reason.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,7 +22,7 @@
 
 int main(int argc, char **argv)
 {
-	bool allow_missing = argc > 1 && !strcmp(argv[1], "--allow-missing");
+	bool allow_missing = wl_allow_missing(argc, argv);
 	int mech, op, plan = 0;
 	char why[160];
 	const char *what;

@@ -78,8 +78,15 @@ static int kvm_cap(long cap)
 	return r;
 }
 
+bool wl_allow_missing(int argc, char **argv)
+{
+	return argc > 1 && !strcmp(argv[1], "--allow-missing");
+}
+
 int wl_mech_available(int mech, const char **why)
 {
+	int cap;
+
 	switch (mech) {
 	case MECH_HC:
 		*why = "kernel without KVM_CAP_PV_HOST_SYSCALL (hypercall/ series)";
@@ -87,8 +94,8 @@ int wl_mech_available(int mech, const char **why)
 	case MECH_EXIT_HC:
 		/* Bit 13 is accepted, not reported: KVM_PV_HOST_SYSCALL_EXIT says. */
 		*why = "KVM_CAP_PV_HOST_SYSCALL lacks KVM_PV_HOST_SYSCALL_EXIT (exit-variant/ series)";
-		return kvm_cap(KVM_CAP_PV_HOST_SYSCALL) > 0 &&
-		       (kvm_cap(KVM_CAP_PV_HOST_SYSCALL) & (1 << 1));
+		cap = kvm_cap(KVM_CAP_PV_HOST_SYSCALL);
+		return cap > 0 && (cap & KVM_PV_HOST_SYSCALL_EXIT);
 	case MECH_BPF:
 		*why = "needs KVM_CAP_PV_HOST_SYSCALL and the hypercall exit";
 		return wl_mech_available(MECH_HC, why) &&

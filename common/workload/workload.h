@@ -120,6 +120,12 @@ int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len);
 int wl_make_file(const char *path);
 /* Whether the running kernel offers what a mechanism needs. */
 int wl_mech_available(int mech, const char **why);
+/*
+ * Tests run by `make test` fail on a mechanism that is not available (the
+ * series are applied there); --allow-missing, for a kernel without them,
+ * makes that a skip.  True if the command line asks for it.
+ */
+bool wl_allow_missing(int argc, char **argv);
 /* A syscall in the kernel's convention: the result or -errno. */
 long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
 		  unsigned long a2, unsigned long a3, unsigned long a4,

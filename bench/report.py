@@ -12,13 +12,14 @@ import sys
 
 MECHS = ['native', 'ptrace-sysemu', 'pvm-exec', 'pvm-syscall', 'exit-pio', 'exit-hypercall',
          'hypercall', 'bpf']
-OPS = ['bare-hypercall', 'getppid', 'pipe-64B', 'pread-4K', 'open-fstat-close', 'mixed']
+OPS = ['bare-exit', 'getppid', 'pipe-64B', 'pread-4K', 'open-fstat-close', 'mixed']
 GUEST = ['exit-pio', 'exit-hypercall', 'hypercall', 'bpf']
 NO_VM = ['ptrace-sysemu', 'pvm-exec', 'pvm-syscall']
 
 
 def parse(path):
-    samples, inside, notes = {}, False, []
+    """Samples per (mech, op), the run's notes, and samples per round."""
+    samples, by_round, inside, notes = {}, {}, False, []
     with open(path, errors='replace') as f:
         for line in f:
             line = line.strip().replace('\r', '')
@@ -29,9 +30,10 @@ def parse(path):
             elif line.startswith('# bench:'):
                 notes.append(line[2:])
             elif inside and not line.startswith(('#', 'mech,')) and line.count(',') == 3:
-                mech, op, _, ns = line.split(',')
+                mech, op, rnd, ns = line.split(',')
                 samples.setdefault((mech, op), []).append(float(ns))
-    return samples, notes
+                by_round.setdefault((mech, op), {})[int(rnd)] = float(ns)
+    return samples, notes, by_round
 
 
 def pct(xs, p):
@@ -61,33 +63,46 @@ def table(st, unit_note):
     return out
 
 
-def delta_table(st, mechs, base, label, note):
-    """One row per op: native, then each mechanism minus base(m, op)."""
+def paired(by_round, a, b):
+    """Per-round differences of samples a and b (keys (mech, op)) taken in the
+    same round: (median, p10, p90), or None."""
+    x, y = by_round.get(a), by_round.get(b)
+    d = [x[r] - y[r] for r in x if r in y] if x and y else []
+    return (statistics.median(d), pct(d, 10), pct(d, 90)) if d else None
+
+
+def delta_table(st, by_round, mechs, base, label, note):
+    """One row per op: native, then each mechanism minus base(m, op), paired
+    per round, with the spread of the differences."""
     out = ['| op | native | ' + ' | '.join(f'{m} - {label}' for m in mechs) + ' |',
            '|---|---|' + '---|' * len(mechs)]
     for op in OPS[1:]:
         nat = st.get(('native', op))
         cells = [us(nat[0]) if nat else '-']
         for m in mechs:
-            s, b = st.get((m, op)), base(m, op)
-            cells.append(us(s[0] - b[0]) if s and b else '-')
+            d = paired(by_round, (m, op), base(m, op))
+            cells.append(f'{us(d[0])} [{us(d[1])}, {us(d[2])}]' if d else '-')
         out.append(f'| {op} | ' + ' | '.join(cells) + ' |')
-    return out + ['', note]
+    return out + ['', note + '  Median of the per-round differences [p10, p90].']
 
 
-def above_floor(st, unit_note):
-    mechs = [m for m in GUEST if (m, 'bare-hypercall') in st]
-    return delta_table(st, mechs, lambda m, op: st[(m, 'bare-hypercall')], 'floor',
-                       'What each mechanism adds above the VM-exit floor (the bare '
-                       'hypercall round trip in the same VM), beside the native cost; '
-                       f'{unit_note}.')
+def above_floor(st, by_round, unit_note):
+    mechs = [m for m in GUEST if (m, 'bare-exit') in st]
+    return delta_table(st, by_round, mechs, lambda m, op: (m, 'bare-exit'), 'floor',
+                       'What each mechanism adds above its own floor, the bare exit of '
+                       'the same instruction in the same VM and round: for exit-pio a PIO '
+                       'exit to the VMM that runs nothing, for the others an unknown '
+                       'hypercall that KVM answers (-KVM_ENOSYS) without leaving the '
+                       'kernel.  So exit-pio - floor leaves out the return to the VMM that '
+                       'exit-hypercall - floor includes: across those two, compare the '
+                       f'whole round trips (table above); {unit_note}.')
 
 
-def above_native(st, unit_note):
+def above_native(st, by_round, unit_note):
     mechs = [m for m in NO_VM if any((m, o) in st for o in OPS)]
     if not mechs or not any(('native', o) in st for o in OPS):
         return []
-    return delta_table(st, mechs, lambda m, op: st.get(('native', op)), 'native',
+    return delta_table(st, by_round, mechs, lambda m, op: ('native', op), 'native',
                        'What each mechanism without a VM adds to the native system '
                        f'call; {unit_note}.') + ['']
 
@@ -98,7 +113,7 @@ def ratio(st, a, b, op='getppid'):
     return None
 
 
-def headlines(st, label):
+def headlines(st, by_round, label):
     unit = 'us' if label == 'wall' else 'k insns'
     out = []
     for exitm in ('exit-pio', 'exit-hypercall'):
@@ -119,10 +134,11 @@ def headlines(st, label):
         if r:
             out.append(f'- {label}: getppid via {m} / via hypercall = **{r:.2f}x**')
     if ('hypercall', 'getppid') in st and ('native', 'getppid') in st:
-        hc = st[('hypercall', 'getppid')][0] - st[('hypercall', 'bare-hypercall')][0]
+        hc = paired(by_round, ('hypercall', 'getppid'), ('hypercall', 'bare-exit'))
         nat = st[('native', 'getppid')][0]
-        out.append(f'- {label}: hypercall getppid minus the bare-hypercall floor = '
-                   f'**{us(hc)} {unit}**, native getppid = **{us(nat)} {unit}**')
+        if hc:
+            out.append(f'- {label}: hypercall getppid minus its floor (paired per round) = '
+                       f'**{us(hc[0])} {unit}**, native getppid = **{us(nat)} {unit}**')
     return out
 
 
@@ -131,29 +147,30 @@ def main():
     runs = dict(a.split('=', 1) for a in sys.argv[3:])
     meta = json.load(open(meta_path))
     parsed = {name: parse(path) for name, path in runs.items()}
-    st = {name: stats(s) for name, (s, _) in parsed.items()}
+    st = {name: stats(s) for name, (s, _, _) in parsed.items()}
+    rounds = {name: r for name, (_, _, r) in parsed.items()}
 
     md = ['# KVM_HC_HOST_SYSCALL and its alternatives: one run', '']
     md += [f'- {k}: {v}' for k, v in meta.items()]
-    for name, (_, notes) in parsed.items():
+    for name, (_, notes, _) in parsed.items():
         md += [f'- {name}: {n}' for n in notes]
     md.append('')
     if 'wall' in st and st['wall']:
         md += ['## Wall clock (absolute times are noise here; compare within the table)', '']
         md += table(st['wall'], 'microseconds')
         md += ['']
-        md += above_floor(st['wall'], 'microseconds')
+        md += above_floor(st['wall'], rounds['wall'], 'microseconds')
         md += ['']
-        md += above_native(st['wall'], 'microseconds')
+        md += above_native(st['wall'], rounds['wall'], 'microseconds')
     icounts = [n for n in st if n.startswith('icount') and st[n]]
     if icounts:
         first = st[icounts[0]]
         md += ['## Deterministic mode (QEMU -icount shift=0: 1 "ns" = 1 guest instruction)', '']
         md += table(first, 'thousands of guest instructions (path length)')
         md += ['']
-        md += above_floor(first, 'thousands of guest instructions')
+        md += above_floor(first, rounds[icounts[0]], 'thousands of guest instructions')
         md += ['']
-        md += above_native(first, 'thousands of guest instructions')
+        md += above_native(first, rounds[icounts[0]], 'thousands of guest instructions')
         if len(icounts) > 1:
             diffs = []
             for k, v in first.items():
@@ -170,7 +187,7 @@ def main():
             md.append('')
     md += ['## Headline figures', '']
     for name in ['wall'] + icounts[:1]:
-        md += headlines(st.get(name, {}), name)
+        md += headlines(st.get(name, {}), rounds.get(name, {}), name)
     md.append('')
     text = '\n'.join(md)
     print(text)
@@ -178,7 +195,7 @@ def main():
 
     with open(f'{outdir}/latest-samples.csv', 'w') as f:
         f.write('run,mech,op,sample,ns_per_op\n')
-        for name, (s, _) in parsed.items():
+        for name, (s, _, _) in parsed.items():
             for (m, o), xs in sorted(s.items()):
                 for i, x in enumerate(xs):
                     f.write(f'{name},{m},{o},{i},{x}\n')

@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 	const char *what;
 
 	ksft_print_header();
-	/* Mechanisms without a VM have no bare hypercall; bpf needs a program. */
+	/* Mechanisms without a VM have no bare exit; bpf needs a program. */
 	for (mech = 0; mech < NR_MECHS; mech++)
 		if (mech != MECH_BPF)
 			plan += NR_OPS - !wl_mech_has_vm(mech);

@@ -31,7 +31,7 @@ const char *const wl_mech_names[NR_MECHS] = {
 };
 
 const char *const wl_op_names[NR_OPS] = {
-	[OP_BARE] = "bare-hypercall",
+	[OP_BARE] = "bare-exit",
 	[OP_NULL] = "getppid",
 	[OP_PIPE] = "pipe-64B",
 	[OP_PREAD] = "pread-4K",
@@ -129,6 +129,9 @@ static int exit_handler(struct vcpu *v, uint16_t port, void *arg)
 	struct wl_vm *w = arg;
 	struct kvm_run *run = v->run;
 
+	if (run->exit_reason == KVM_EXIT_IO && port == WL_PORT_BARE &&
+	    w->mech == MECH_EXIT_PIO)
+		return 0;	/* the floor: nothing to run, not a call */
 	if (run->exit_reason == KVM_EXIT_IO && port == WL_PORT_SYSCALL &&
 	    w->mech == MECH_EXIT_PIO) {
 		run_for_guest(&w->ctx->regs);

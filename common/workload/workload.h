@@ -31,7 +31,7 @@ enum wl_mech {
 };
 
 enum wl_op {
-	OP_BARE,	/* unknown hypercall: the VM-exit floor (no syscall) */
+	OP_BARE,	/* the mechanism's bare exit, no syscall: its floor */
 	OP_NULL,	/* getppid() */
 	OP_PIPE,	/* write 64 bytes to a pipe, read them back */
 	OP_PREAD,	/* pread 4 KiB from a file */
@@ -41,6 +41,8 @@ enum wl_op {
 };
 
 #define WL_PORT_SYSCALL	(VMM_PORT_USER + 0)
+/* exit-pio's floor: a PIO exit the VMM answers without running anything. */
+#define WL_PORT_BARE	(VMM_PORT_USER + 1)
 #define WL_PIPE_BYTES	64
 #define WL_PAGE		4096
 #define WL_FILE_SIZE	(16 * WL_PAGE)

@@ -4,7 +4,11 @@
 #     and must be justified in the folder's README),
 #   - the stack applies to the pristine tree and each patch builds: at every
 #     commit, the objects of the C files it touches are compiled with the
-#     test kernel's .config (olddefconfig'd for that commit).
+#     test kernel's .config (olddefconfig'd for that commit), with -Werror;
+#   - with LINK=1, vmlinux is also built and linked at every commit.  That
+#     is a full kernel build in a directory of its own, then one relink per
+#     patch: about half an hour on 2 cores, too long for every `make test`,
+#     so it is asked for (`make check-series LINK=1`).
 # Uses a separate worktree and output dir, so the test kernel is untouched.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,6 +65,16 @@ for dir in $(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series"); d
 			echo "  $dir/$p: applies, FAILS to build"
 			echo "$log" | tail -20
 			fail=1
+		fi
+		if [ "${LINK:-0}" = 1 ]; then
+			if log=$(make -s -C "$WT" O="$KCHK" -j"$JOBS" CC="ccache gcc" \
+					HOSTCC="ccache gcc" vmlinux 2>&1); then
+				echo "  $dir/$p: vmlinux links"
+			else
+				echo "  $dir/$p: vmlinux FAILS to link"
+				echo "$log" | tail -20
+				fail=1
+			fi
 		fi
 	done
 done

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The benchmark, guest side (/bench/run in the QEMU guest): the common
- * workload under every available mechanism, in one boot, interleaved.
+ * workload under every available mechanism of the list, in one boot,
+ * interleaved.
  *
  * Each sample is the mean cost of one op over ITERS back-to-back
  * iterations in one guest call; the order of the mechanisms rotates every
  * round (A B C D, B C D A, ...) so that drift in the host's load spreads
- * over all of them.  Prints raw samples as CSV between markers; the host
- * side (report.py) computes medians, percentiles and ratios.
- *
- * The bpf mechanism needs its program attached, and the hypercall
- * mechanism needs it detached (an attached program sees every VM that
- * opted in), so the program is attached around the bpf samples only.
+ * over all of them.  A mechanism's enter/leave hooks bracket its samples
+ * in each round (bpf's program is attached only then, hc-queue's thread
+ * spins only then).  Prints one MECH line per mechanism and the raw
+ * samples as CSV between markers; the host side (report.py) computes
+ * medians, percentiles and ratios.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +22,6 @@
 #include <sys/utsname.h>
 
 #include "workload.h"
-#include "hc_policy.h"
 
 #define FILE_PATH "/tmp/bench.dat"
 
@@ -34,16 +33,45 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* One round of one mechanism: every op, one sample each; 0 if all ran. */
+static int sample(struct wl_vm *w, int round, long iters)
+{
+	const struct wl_mech *m = w->mech;
+	int op, failed = 0;
+	char err[160];
+
+	if (wl_enter(w)) {
+		printf("# bench: %s: enter: %s\n", m->name, strerror(errno));
+		return 1;
+	}
+	for (op = 0; op < NR_OPS; op++) {
+		double t0, t1;
+
+		if (!wl_op_applies(m, op))
+			continue;
+		t0 = now_ns();
+		if (wl_run(w, op, iters, err, sizeof(err))) {
+			printf("# bench: %s %s: %s\n", m->name, wl_op_names[op], err);
+			failed = 1;
+			continue;
+		}
+		t1 = now_ns();
+		if (round >= 0)
+			printf("%s,%s,%d,%.1f\n", m->name, wl_op_names[op], round,
+			       (t1 - t0) / iters);
+	}
+	wl_leave(w);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
-	static struct wl_vm vms[NR_MECHS];
-	struct hc_policy *policy = NULL;
-	unsigned int i;
-	int avail[NR_MECHS], rounds = 15, opt, r, k, op, failed = 0;
+	struct wl_vm *vms = calloc(wl_nr_mechs, sizeof(*vms));
+	int *avail = calloc(wl_nr_mechs, sizeof(*avail));
+	int rounds = 15, opt, r, k, failed = 0;
 	long iters = 200;
 	struct utsname u;
 	const char *why;
-	char err[160];
 
 	while ((opt = getopt(argc, argv, "r:i:")) != -1) {
 		if (opt == 'r')
@@ -55,79 +83,44 @@ int main(int argc, char **argv)
 	uname(&u);
 	printf("# bench: guest kernel %s, %d rounds x %ld iterations per sample\n",
 	       u.release, rounds, iters);
-	if (wl_make_file(FILE_PATH)) {
+	if (!vms || !avail || wl_make_file(FILE_PATH)) {
 		printf("# bench: %s: %s\n", FILE_PATH, strerror(errno));
 		return 1;
 	}
-	for (k = 0; k < NR_MECHS; k++) {
-		avail[k] = wl_mech_available(k, &why);
+	for (k = 0; k < wl_nr_mechs; k++) {
+		const struct wl_mech *m = wl_mechs[k];
+
+		/* name|vm|icount-na reason: what the report needs of the list */
+		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "",
+		       m->summary);
+		avail[k] = m->available(&why);
 		if (!avail[k]) {
-			printf("# bench: %s skipped: %s\n", wl_mech_names[k], why);
+			printf("# bench: %s skipped: %s\n", m->name, why);
 			continue;
 		}
-		if (k == MECH_BPF) {
-			policy = hc_policy_load();
-			if (!policy) {
-				printf("# bench: bpf: cannot load the program: %s\n",
-				       strerror(errno));
-				return 1;
-			}
-			for (i = 0; i < wl_nr_syscalls; i++)
-				hc_policy_set(policy, wl_syscall_nrs[i], HCP_KERNEL);
-		}
-		if (wl_vm_init(&vms[k], k, FILE_PATH, &why)) {
-			printf("# bench: %s: %s: %s\n", wl_mech_names[k], why,
-			       strerror(errno));
+		if (wl_vm_init(&vms[k], m, FILE_PATH, &why)) {
+			printf("# bench: %s: %s: %s\n", m->name, why, strerror(errno));
 			return 1;
 		}
 		/* Warm up: fault in pages, fill caches. */
-		if (k == MECH_BPF && hc_policy_attach(policy))
+		if (sample(&vms[k], -1, 10))
 			return 1;
-		for (op = 0; op < NR_OPS; op++)
-			if (wl_mech_has_vm(k) || op != OP_BARE)
-				wl_run(&vms[k], op, 10, err, sizeof(err));
-		if (k == MECH_BPF)
-			hc_policy_detach(policy);
 	}
 
 	printf("BEGIN-CSV\nmech,op,round,ns_per_op\n");
 	for (r = 0; r < rounds; r++) {
-		for (k = 0; k < NR_MECHS; k++) {
-			int mech = (r + k) % NR_MECHS;
+		for (k = 0; k < wl_nr_mechs; k++) {
+			int mech = (r + k) % wl_nr_mechs;
 
-			if (!avail[mech])
-				continue;
-			if (mech == MECH_BPF && hc_policy_attach(policy)) {
-				printf("# bench: bpf: attach failed\n");
-				return 1;
-			}
-			for (op = 0; op < NR_OPS; op++) {
-				double t0, t1;
-
-				if (!wl_mech_has_vm(mech) && op == OP_BARE)
-					continue;
-				t0 = now_ns();
-				if (wl_run(&vms[mech], op, iters, err, sizeof(err))) {
-					printf("# bench: %s %s: %s\n", wl_mech_names[mech],
-					       wl_op_names[op], err);
-					failed = 1;
-					continue;
-				}
-				t1 = now_ns();
-				printf("%s,%s,%d,%.1f\n", wl_mech_names[mech],
-				       wl_op_names[op], r, (t1 - t0) / iters);
-			}
-			if (mech == MECH_BPF)
-				hc_policy_detach(policy);
+			if (avail[mech])
+				failed |= sample(&vms[mech], r, iters);
 		}
 		fprintf(stderr, "# progress: round %d/%d\n", r + 1, rounds);
 	}
 	printf("END-CSV\n");
-	for (k = 0; k < NR_MECHS; k++)
+	for (k = 0; k < wl_nr_mechs; k++)
 		if (avail[k])
 			wl_vm_destroy(&vms[k]);
-	if (policy)
-		hc_policy_destroy(policy);
 	unlink(FILE_PATH);
 	return failed;
 }

@@ -1,7 +1,5 @@
 # The benchmark's guest program, packed into the initramfs as /bench/run.
-$(OBJ)/bench/bench.o: HOST_CFLAGS += -I$(TOP)/bpf-variant/src
-$(BENCH_OUT)/run: $(OBJ)/bench/bench.o $(OBJ)/bpf-variant/src/hc_policy.o \
-		$(WORKLOAD_OBJS)
+$(BENCH_OUT)/run: $(OBJ)/bench/bench.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(BPF_LIBS)
+	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(BENCH_OUT)/run

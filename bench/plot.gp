@@ -1,5 +1,7 @@
-# gnuplot -e "dat='...'; out='...'; ttl='...'; ylab='...'" plot.gp
-set terminal svg size 900,480 font "sans,11"
+# gnuplot -e "dat='...'; out='...'; ttl='...'; ylab='...'; ncols=N" plot.gp
+# ncols: the columns of dat (op, then one per mechanism of the run).
+set terminal svg size 1100,520 font "sans,11"
+set datafile missing "NaN"
 set output out
 set title ttl
 set ylabel ylab
@@ -8,7 +10,9 @@ set style histogram cluster gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -20
-set key top left
+set key top left maxrows 6
 set grid ytics
-# one column per mechanism of report.py MECHS
-plot for [i=2:9] dat using i:xtic(1) title columnheader(i)
+# Mechanisms differ by two orders of magnitude: a log axis keeps all visible.
+set logscale y
+# one column per mechanism in the run's list
+plot for [i=2:ncols] dat using i:xtic(1) title columnheader(i)

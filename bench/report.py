@@ -10,20 +10,28 @@ import json
 import statistics
 import sys
 
-MECHS = ['native', 'ptrace-sysemu', 'pvm-exec', 'pvm-syscall', 'exit-pio', 'exit-hypercall',
-         'hypercall', 'bpf']
 OPS = ['bare-exit', 'getppid', 'pipe-64B', 'pread-4K', 'open-fstat-close', 'mixed']
-GUEST = ['exit-pio', 'exit-hypercall', 'hypercall', 'bpf']
-NO_VM = ['ptrace-sysemu', 'pvm-exec', 'pvm-syscall']
+
+
+class Mech:
+    """One mechanism as the guest's MECH line describes it (the list in
+    common/workload/mechs.c): the report never names a mechanism itself,
+    except to set the posting's figures beside the ones they concern."""
+
+    def __init__(self, line):
+        _, self.name, vm, self.icount_na, self.summary = line.split('|', 4)
+        self.vm = vm == '1'
 
 
 def parse(path):
     """Samples per (mech, op), the run's notes, and samples per round."""
-    samples, by_round, inside, notes = {}, {}, False, []
+    samples, by_round, inside, notes, mechs = {}, {}, False, [], []
     with open(path, errors='replace') as f:
         for line in f:
             line = line.strip().replace('\r', '')
-            if line == 'BEGIN-CSV':
+            if line.startswith('MECH|') and line.count('|') >= 4:
+                mechs.append(Mech(line))
+            elif line == 'BEGIN-CSV':
                 inside = True
             elif line == 'END-CSV':
                 inside = False
@@ -33,7 +41,7 @@ def parse(path):
                 mech, op, rnd, ns = line.split(',')
                 samples.setdefault((mech, op), []).append(float(ns))
                 by_round.setdefault((mech, op), {})[int(rnd)] = float(ns)
-    return samples, notes, by_round
+    return samples, notes, by_round, mechs
 
 
 def pct(xs, p):
@@ -49,18 +57,29 @@ def us(ns):
     return f'{ns / 1000:.2f}'
 
 
-def table(st, unit_note):
-    mechs = [m for m in MECHS if any((m, o) in st for o in OPS)]
-    out = ['| op | ' + ' | '.join(mechs) + ' |', '|---|' + '---|' * len(mechs)]
-    for op in OPS:
-        cells = []
-        for m in mechs:
-            s = st.get((m, op))
-            cells.append(f'{us(s[0])} ({us(s[1])})' if s else '-')
-        out.append(f'| {op} | ' + ' | '.join(cells) + ' |')
-    out.append('')
-    out.append(f'Median (p90) per op, {unit_note}.')
-    return out
+def na_note(mechs, icount):
+    """Footnotes for the mechanisms whose figure is not applicable here."""
+    return [f'- {m.name}: n/a: {m.icount_na}.' for m in mechs if icount and m.icount_na]
+
+
+def cell(st, key, icount, m, fmt):
+    if icount and m.icount_na:
+        return 'n/a'
+    s = st.get(key)
+    return fmt(s) if s else '-'
+
+
+def table(st, mechs, icount, unit_note):
+    """One row per mechanism of the run, one column per op."""
+    mechs = [m for m in mechs if any((m.name, o) in st for o in OPS)]
+    out = ['| mechanism | ' + ' | '.join(OPS) + ' |', '|---|' + '---|' * len(OPS)]
+    for m in mechs:
+        cells = [cell(st, (m.name, op), icount, m, lambda s: f'{us(s[0])} ({us(s[1])})')
+                 for op in OPS]
+        out.append(f'| {m.name} | ' + ' | '.join(cells) + ' |')
+    out += ['', f'Median (p90) per op, {unit_note}; - where the op does not apply '
+            '(no VM, no bare exit).']
+    return out + [''] + na_note(mechs, icount)
 
 
 def paired(by_round, a, b):
@@ -71,40 +90,61 @@ def paired(by_round, a, b):
     return (statistics.median(d), pct(d, 10), pct(d, 90)) if d else None
 
 
-def delta_table(st, by_round, mechs, base, label, note):
-    """One row per op: native, then each mechanism minus base(m, op), paired
-    per round, with the spread of the differences."""
-    out = ['| op | native | ' + ' | '.join(f'{m} - {label}' for m in mechs) + ' |',
-           '|---|---|' + '---|' * len(mechs)]
-    for op in OPS[1:]:
-        nat = st.get(('native', op))
-        cells = [us(nat[0]) if nat else '-']
-        for m in mechs:
-            d = paired(by_round, (m, op), base(m, op))
-            cells.append(f'{us(d[0])} [{us(d[1])}, {us(d[2])}]' if d else '-')
-        out.append(f'| {op} | ' + ' | '.join(cells) + ' |')
+def delta_table(st, by_round, mechs, icount, base, label, note):
+    """One row per mechanism: each op minus base(m, op), paired per round,
+    with the spread of the differences; native's own figures first."""
+    ops = OPS[1:]
+    out = [f'| mechanism - {label} | ' + ' | '.join(ops) + ' |', '|---|' + '---|' * len(ops)]
+    out.append('| native (itself) | ' + ' | '.join(
+        us(st[('native', op)][0]) if ('native', op) in st else '-' for op in ops) + ' |')
+    for m in mechs:
+        cells = []
+        for op in ops:
+            d = None if icount and m.icount_na else paired(by_round, (m.name, op), base(m, op))
+            cells.append('n/a' if icount and m.icount_na else
+                         f'{us(d[0])} [{us(d[1])}, {us(d[2])}]' if d else '-')
+        out.append(f'| {m.name} | ' + ' | '.join(cells) + ' |')
     return out + ['', note + '  Median of the per-round differences [p10, p90].']
 
 
-def above_floor(st, by_round, unit_note):
-    mechs = [m for m in GUEST if (m, 'bare-exit') in st]
-    return delta_table(st, by_round, mechs, lambda m, op: (m, 'bare-exit'), 'floor',
-                       'What each mechanism adds above its own floor, the bare exit of '
-                       'the same instruction in the same VM and round: for exit-pio a PIO '
-                       'exit to the VMM that runs nothing, for the others an unknown '
-                       'hypercall that KVM answers (-KVM_ENOSYS) without leaving the '
-                       'kernel.  So exit-pio - floor leaves out the return to the VMM that '
-                       'exit-hypercall - floor includes: across those two, compare the '
-                       f'whole round trips (table above); {unit_note}.')
+def above_floor(st, by_round, mechs, icount, unit_note):
+    mechs = [m for m in mechs if m.vm and (m.name, 'bare-exit') in st]
+    return delta_table(st, by_round, mechs, icount, lambda m, op: (m.name, 'bare-exit'),
+                       'floor',
+                       'What each VM mechanism adds above its own floor, its bare exit '
+                       'in the same VM and round: the same instruction with nothing to '
+                       'run (for a PIO exit, a port the VMM answers at once; for a '
+                       'hypercall, an unknown one that KVM answers -KVM_ENOSYS in the '
+                       'kernel; for a queue, a round trip through the ring with nothing '
+                       'in it).  A floor that stays in the kernel leaves out the return '
+                       'to the VMM that a floor in userspace includes: across such '
+                       f'mechanisms compare the whole round trips (table above); {unit_note}.')
 
 
-def above_native(st, by_round, unit_note):
-    mechs = [m for m in NO_VM if any((m, o) in st for o in OPS)]
+def above_native(st, by_round, mechs, icount, unit_note):
+    mechs = [m for m in mechs if not m.vm and m.name != 'native' and
+             any((m.name, o) in st for o in OPS)]
     if not mechs or not any(('native', o) in st for o in OPS):
         return []
-    return delta_table(st, by_round, mechs, lambda m, op: ('native', op), 'native',
+    return delta_table(st, by_round, mechs, icount, lambda m, op: ('native', op), 'native',
                        'What each mechanism without a VM adds to the native system '
                        f'call; {unit_note}.') + ['']
+
+
+def ratios(st, mechs, icount):
+    """getppid and mixed of each mechanism as ratios to native and to the
+    hypercall, from the medians of one run."""
+    out = ['| mechanism | getppid / native | getppid / hypercall | mixed / native | mixed / hypercall |',
+           '|---|---|---|---|---|']
+    for m in mechs:
+        cells = []
+        for op in ('getppid', 'mixed'):
+            for base in ('native', 'hypercall'):
+                r = None if icount and m.icount_na else ratio(st, m.name, base, op)
+                cells.append('n/a' if icount and m.icount_na else f'{r:.2f}' if r else '-')
+        if any(c not in ('-',) for c in cells):
+            out.append(f'| {m.name} | ' + ' | '.join(cells) + ' |')
+    return out + ['', 'Ratios of the medians in the table above (same run).', '']
 
 
 def ratio(st, a, b, op='getppid'):
@@ -113,26 +153,31 @@ def ratio(st, a, b, op='getppid'):
     return None
 
 
-def headlines(st, by_round, label):
+# The comparisons a reviewer of the posting looks for first: (a, b, what
+# was published about a / b).  Data, not logic: a pair whose mechanisms did
+# not run is left out.
+PUBLISHED = [
+    ('exit-pio', 'hypercall', 'the posting: 2.1 us / 1.0 us = 2.1x on a Xeon Gold 6268CL'),
+    ('exit-hypercall', 'hypercall', 'the posting: 2.1 us / 1.0 us = 2.1x on a Xeon Gold 6268CL'),
+    ('bpf', 'hypercall', 'the posting: "the same performance numbers"'),
+    ('ptrace-sysemu', 'pvm-exec', 'the 2021 process_vm_exec() RFC measured it against ptrace'),
+    ('pvm-exec', 'hypercall', ''),
+    ('pvm-syscall', 'hypercall', ''),
+    ('sud', 'hypercall', 'tglx: SYSCALL_USER_DISPATCH plus a signal'),
+    ('seccomp-trap', 'hypercall', "systrap's shape, gVisor's default platform"),
+    ('seccomp-unotify', 'hypercall', 'the author: user notification with SYNC_WAKE_UP'),
+    ('hc-queue', 'hypercall', 'Sean: an exitless queue served by a host thread'),
+]
+
+
+def headlines(st, by_round, label, na):
     unit = 'us' if label == 'wall' else 'k insns'
     out = []
-    for exitm in ('exit-pio', 'exit-hypercall'):
-        r = ratio(st, exitm, 'hypercall')
+    for a, b, note in PUBLISHED:
+        r = None if a in na or b in na else ratio(st, a, b)
         if r:
-            out.append(f'- {label}: getppid via {exitm} / via hypercall = **{r:.2f}x** '
-                       '(the posting: 2.1 us / 1.0 us = 2.1x on a Xeon Gold 6268CL)')
-    r = ratio(st, 'bpf', 'hypercall')
-    if r:
-        out.append(f'- {label}: getppid via bpf / via hypercall = **{r:.2f}x** '
-                   '(the posting: "the same performance numbers")')
-    r = ratio(st, 'ptrace-sysemu', 'pvm-exec')
-    if r:
-        out.append(f'- {label}: getppid via ptrace-sysemu / via pvm-exec = **{r:.2f}x** '
-                   '(the 2021 process_vm_exec() RFC measured it against ptrace)')
-    for m in ('pvm-exec', 'pvm-syscall'):
-        r = ratio(st, m, 'hypercall')
-        if r:
-            out.append(f'- {label}: getppid via {m} / via hypercall = **{r:.2f}x**')
+            out.append(f'- {label}: getppid via {a} / via {b} = **{r:.2f}x**' +
+                       (f' ({note})' if note else ''))
     if ('hypercall', 'getppid') in st and ('native', 'getppid') in st:
         hc = paired(by_round, ('hypercall', 'getppid'), ('hypercall', 'bare-exit'))
         nat = st[('native', 'getppid')][0]
@@ -147,47 +192,58 @@ def main():
     runs = dict(a.split('=', 1) for a in sys.argv[3:])
     meta = json.load(open(meta_path))
     parsed = {name: parse(path) for name, path in runs.items()}
-    st = {name: stats(s) for name, (s, _, _) in parsed.items()}
-    rounds = {name: r for name, (_, _, r) in parsed.items()}
+    st = {name: stats(s) for name, (s, _, _, _) in parsed.items()}
+    rounds = {name: r for name, (_, _, r, _) in parsed.items()}
+    # The list as the guest printed it (every run prints the same one).
+    mechs = next((m for (_, _, _, m) in parsed.values() if m), [])
 
     md = ['# KVM_HC_HOST_SYSCALL and its alternatives: one run', '']
     md += [f'- {k}: {v}' for k, v in meta.items()]
-    for name, (_, notes, _) in parsed.items():
+    for name, (_, notes, _, _) in parsed.items():
         md += [f'- {name}: {n}' for n in notes]
+    md += ['', '## The mechanisms', '', '| mechanism | VM | what runs the call |', '|---|---|---|']
+    md += [f'| {m.name} | {"yes" if m.vm else "no"} | {m.summary} |' for m in mechs]
     md.append('')
     if 'wall' in st and st['wall']:
         md += ['## Wall clock (absolute times are noise here; compare within the table)', '']
-        md += table(st['wall'], 'microseconds')
+        md += table(st['wall'], mechs, False, 'microseconds')
         md += ['']
-        md += above_floor(st['wall'], rounds['wall'], 'microseconds')
+        md += ratios(st['wall'], mechs, False)
+        md += above_floor(st['wall'], rounds['wall'], mechs, False, 'microseconds')
         md += ['']
-        md += above_native(st['wall'], rounds['wall'], 'microseconds')
+        md += above_native(st['wall'], rounds['wall'], mechs, False, 'microseconds')
     icounts = [n for n in st if n.startswith('icount') and st[n]]
     if icounts:
         first = st[icounts[0]]
         md += ['## Deterministic mode (QEMU -icount shift=0: 1 "ns" = 1 guest instruction)', '']
-        md += table(first, 'thousands of guest instructions (path length)')
+        md += table(first, mechs, True, 'thousands of guest instructions (path length)')
         md += ['']
-        md += above_floor(first, rounds[icounts[0]], 'thousands of guest instructions')
+        md += ratios(first, mechs, True)
+        md += above_floor(first, rounds[icounts[0]], mechs, True,
+                          'thousands of guest instructions')
         md += ['']
-        md += above_native(first, rounds[icounts[0]], 'thousands of guest instructions')
+        md += above_native(first, rounds[icounts[0]], mechs, True,
+                           'thousands of guest instructions')
         if len(icounts) > 1:
+            na = {m.name for m in mechs if m.icount_na}
             diffs = []
             for k, v in first.items():
                 other = st[icounts[1]].get(k)
-                if other and v[0]:
+                if other and v[0] and k[0] not in na:
                     diffs.append(abs(other[0] - v[0]) / v[0])
             a, b = parsed[icounts[0]][0], parsed[icounts[1]][0]
-            pairs = [(x, y) for k in a if k in b for x, y in zip(a[k], b[k])]
+            pairs = [(x, y) for k in a if k in b and k[0] not in na
+                     for x, y in zip(a[k], b[k])]
             same = sum(1 for x, y in pairs if x == y)
             md.append(f'Repeatability: {len(icounts)} icount runs (one vCPU); largest relative '
                       f'difference between their medians: {100 * max(diffs or [0]):.3f}%; '
                       f'{same} of {len(pairs)} individual samples identical to the '
-                      'instruction.')
+                      'instruction (mechanisms marked n/a left out).')
             md.append('')
     md += ['## Headline figures', '']
     for name in ['wall'] + icounts[:1]:
-        md += headlines(st.get(name, {}), rounds.get(name, {}), name)
+        md += headlines(st.get(name, {}), rounds.get(name, {}), name,
+                        {m.name for m in mechs if m.icount_na} if name != 'wall' else set())
     md.append('')
     text = '\n'.join(md)
     print(text)
@@ -195,25 +251,30 @@ def main():
 
     with open(f'{outdir}/latest-samples.csv', 'w') as f:
         f.write('run,mech,op,sample,ns_per_op\n')
-        for name, (s, _, _) in parsed.items():
+        for name, (s, _, _, _) in parsed.items():
             for (m, o), xs in sorted(s.items()):
                 for i, x in enumerate(xs):
                     f.write(f'{name},{m},{o},{i},{x}\n')
     summary = {name: {f'{m}/{o}': {'median_ns': v[0], 'p90_ns': v[1], 'n': v[2]}
                       for (m, o), v in s.items()} for name, s in st.items()}
-    json.dump({'meta': meta, 'summary': summary}, open(f'{outdir}/latest.json', 'w'), indent=1)
+    json.dump({'meta': meta, 'summary': summary,
+               'mechanisms': [{'name': m.name, 'vm': m.vm, 'icount_na': m.icount_na,
+                               'summary': m.summary} for m in mechs]},
+              open(f'{outdir}/latest.json', 'w'), indent=1)
 
     # gnuplot: one cluster per op, one bar per mechanism, medians; one file
-    # for wall clock, one for path lengths
+    # for wall clock, one for path lengths (n/a mechanisms left out there)
     for name, fname in (('wall', 'latest.dat'), (icounts[0] if icounts else '', 'latest-icount.dat')):
         base = st.get(name)
         if not base:
             continue
+        cols = [m.name for m in mechs if any((m.name, o) in base for o in OPS) and
+                not (name != 'wall' and m.icount_na)]
         with open(f'{outdir}/{fname}', 'w') as f:
-            f.write('op ' + ' '.join(MECHS) + '\n')
+            f.write('op ' + ' '.join(cols) + '\n')
             for op in OPS:
                 f.write(op + ' ' + ' '.join(
-                    us(base[(m, op)][0]) if (m, op) in base else '0' for m in MECHS) + '\n')
+                    us(base[(m, op)][0]) if (m, op) in base else 'NaN' for m in cols) + '\n')
     return 0
 
 

@@ -56,10 +56,11 @@ PY
 echo
 python3 "$here/report.py" "$out" "$runs/meta.json" "${logs[@]}"
 if command -v gnuplot >/dev/null; then
-	gnuplot -e "dat='$out/latest.dat'; out='$out/latest.svg'; ttl='Cost per op and mechanism (median, wall clock)'; ylab='microseconds per op'" \
+	ncols() { head -1 "$1" | wc -w; }
+	gnuplot -e "dat='$out/latest.dat'; out='$out/latest.svg'; ttl='Cost per op and mechanism (median, wall clock)'; ylab='microseconds per op'; ncols=$(ncols "$out/latest.dat")" \
 		"$here/plot.gp" && echo "bench: plot in ${out#$top/}/latest.svg"
 	[ -f "$out/latest-icount.dat" ] &&
-	gnuplot -e "dat='$out/latest-icount.dat'; out='$out/latest-icount.svg'; ttl='Path length per op and mechanism (median, QEMU -icount)'; ylab='thousands of guest instructions per op'" \
+	gnuplot -e "dat='$out/latest-icount.dat'; out='$out/latest-icount.svg'; ttl='Path length per op and mechanism (median, QEMU -icount; spin-waiting mechanisms left out)'; ylab='thousands of guest instructions per op'; ncols=$(ncols "$out/latest-icount.dat")" \
 		"$here/plot.gp" && echo "bench: plot in ${out#$top/}/latest-icount.svg"
 fi
 echo "bench: report in ${out#$top/}/latest.md, raw samples in latest-samples.csv"

@@ -18,12 +18,10 @@ $(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.bpf.o
 $(OBJ)/bpf-variant/src/hc_policy.o: HOST_CFLAGS += -I$(BPF_OUT)
 $(OBJ)/bpf-variant/src/hc_policy.o: $(BPF_OUT)/hc_policy.skel.h \
 	$(BPF_OUT)/hc_misuse.skel.h
-$(OBJ)/bpf-variant/tests/bpf_hc_test.o: HOST_CFLAGS += -I$(TOP)/bpf-variant/src
+$(OBJ)/bpf-variant/tests/bpf_hc_test.o: HOST_CFLAGS += -I$(TOP)/bpf-variant/src \
+	-I$(TOP)/common/workload/mech
 
-HC_POLICY_OBJS := $(OBJ)/bpf-variant/src/hc_policy.o
-
-$(TESTS_OUT)/bpf_hc_test: $(OBJ)/bpf-variant/tests/bpf_hc_test.o \
-		$(HC_POLICY_OBJS) $(WORKLOAD_OBJS)
+$(TESTS_OUT)/bpf_hc_test: $(OBJ)/bpf-variant/tests/bpf_hc_test.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(BPF_LIBS)
+	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(TESTS_OUT)/bpf_hc_test

@@ -15,11 +15,17 @@ KVM_SELFTESTS += x86_64/fix_hypercall_test x86_64/kvm_pv_test \
 
 SKIP_FILES += common/tests.skips
 
-# The common workload, checked under every mechanism.
-WORKLOAD_OBJS := $(OBJ)/common/workload/workload.o $(OBJ)/common/workload/workload_pvm.o \
-	$(OBJ)/common/workload/workload.guest.o $(VMM_OBJS)
+# The common workload, checked under every mechanism: the common code, and
+# one file per mechanism in common/workload/mech/ (a *.guest.c beside it
+# holds a VM mechanism's guest-side hook), each registered in mechs.c.
+WORKLOAD_SRCS := $(wildcard common/workload/*.c common/workload/mech/*.c)
+WORKLOAD_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(WORKLOAD_SRCS)) $(VMM_OBJS) \
+	$(OBJ)/bpf-variant/src/hc_policy.o
+# The bpf mechanism loads its program with libbpf.
+WORKLOAD_LIBS = $(BPF_LIBS)
+$(OBJ)/common/workload/mech/bpf.o: HOST_CFLAGS += -I$(TOP)/bpf-variant/src
 
 $(TESTS_OUT)/workload_test: $(OBJ)/common/tests/workload_test.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS)
+	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(TESTS_OUT)/workload_test

@@ -15,5 +15,5 @@ $(OBJ)/process-vm-exec/tests/pvm_nested.guest.o: GUEST_CFLAGS += -I$(TOP)/proces
 $(TESTS_OUT)/pvm_nested_test: $(OBJ)/process-vm-exec/tests/pvm_nested_test.o \
 		$(OBJ)/process-vm-exec/tests/pvm_nested.guest.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS)
+	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(TESTS_OUT)/pvm_nested_test

@@ -14,8 +14,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "workload.h"
-#include "hc_policy.h"
+#include "bpf.h"
 
 #define ITERS	20
 #define FILE_PATH "/tmp/bpf_hc.dat"
@@ -60,18 +59,18 @@ static int unprivileged_load_fails(void)
 
 int main(int argc, char **argv)
 {
+	const struct wl_mech *bpf = wl_mech_by_name("bpf");
 	struct wl_vm w, plain;
 	struct hc_policy *p;
 	const char *what;
 	uint64_t counted;
 	char why[160];
-	unsigned int i;
 	long exits;
 	int op, r;
 
 	ksft_print_header();
 	/* make test applies the series: missing is a failure (see workload_test). */
-	if (!wl_mech_available(MECH_BPF, &what)) {
+	if (!bpf->available(&what)) {
 		if (wl_allow_missing(argc, argv))
 			ksft_exit_skip("%s\n", what);
 		ksft_exit_fail_msg("bpf mechanism not available: %s\n", what);
@@ -80,18 +79,16 @@ int main(int argc, char **argv)
 	if (wl_make_file(FILE_PATH))
 		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
 
-	p = hc_policy_load();
-	ksft_test_result(p != NULL, "hc_policy.bpf.o loads (%s)\n",
-			 p ? "ok" : strerror(errno));
-	if (!p)
+	/* The mechanism loads hc_policy.bpf.o and allows the workload's calls. */
+	r = wl_vm_init(&w, bpf, FILE_PATH, &what);
+	ksft_test_result(!r, "the bpf mechanism loads hc_policy.bpf.o (%s%s%s)\n",
+			 r ? what : "ok", r ? ": " : "", r ? strerror(errno) : "");
+	if (r)
 		ksft_exit_fail_msg("cannot go on without the program\n");
-	for (i = 0; i < wl_nr_syscalls; i++)
-		hc_policy_set(p, wl_syscall_nrs[i], HCP_KERNEL);
-	r = hc_policy_attach(p);
+	p = wl_bpf_policy(&w);
+	r = wl_enter(&w);
 	ksft_test_result(!r, "fmod_ret attaches to kvm_hc_host_syscall_bpf (%d)\n", r);
 
-	if (wl_vm_init(&w, MECH_BPF, FILE_PATH, &what))
-		ksft_exit_fail_msg("%s: %s\n", what, strerror(errno));
 	for (op = OP_NULL; op < NR_OPS; op++) {
 		r = run(&w, p, op, &exits, &counted, why);
 		ksft_test_result(!r && !exits && counted == (uint64_t)wl_op_calls[op] * ITERS,
@@ -115,7 +112,7 @@ int main(int argc, char **argv)
 
 	/* A VM that enabled only the exit, not KVM_CAP_PV_HOST_SYSCALL. */
 	hc_policy_set(p, __NR_getppid, HCP_KERNEL);
-	if (wl_vm_init(&plain, MECH_EXIT_HC, FILE_PATH, &what))
+	if (wl_vm_init(&plain, wl_mech_by_name("exit-hypercall"), FILE_PATH, &what))
 		ksft_exit_fail_msg("%s: %s\n", what, strerror(errno));
 	r = run(&plain, p, OP_NULL, &exits, &counted, why);
 	ksft_test_result(!r && exits == ITERS && !counted,
@@ -123,13 +120,12 @@ int main(int argc, char **argv)
 			 exits);
 	wl_vm_destroy(&plain);
 
-	hc_policy_detach(p);
+	wl_leave(&w);
 	r = run(&w, p, OP_MIXED, &exits, &counted, why);
 	ksft_test_result(!r && !exits && !counted,
 			 "detached: the default in-kernel path again (%ld exits, %llu counted)\n",
 			 exits, (unsigned long long)counted);
 	wl_vm_destroy(&w);
-	hc_policy_destroy(p);
 
 	ksft_test_result(!hc_misuse_rejected(),
 			 "a sleepable program on the hook is refused (only verdicts; KVM runs the call)\n");

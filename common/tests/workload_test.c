@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The common workload under every mechanism, with every result checked:
- * the same guest code must get the same answers through each path as the
- * native run does, and each path must really be the one it claims (the
- * exit paths exit to the VMM once per syscall, the in-kernel one never).
+ * The common workload under every mechanism of the list, with every result
+ * checked: the same code must get the same answers through each path as
+ * the native run does, each path must really be the one it claims (a
+ * mechanism whose runner runs the calls ran each of them, the in-kernel
+ * ones none), and bad calls (an unknown number, a buffer nobody maps) get
+ * the same defined errors everywhere.  A mechanism with a stub process is
+ * also run with its stub killed in the middle of a long job: the run must
+ * report it, not hang, and a new instance must work after it.
  *
  * `make test` runs this on a kernel with every series applied, so a
  * mechanism that is not available is a failure there.  On a kernel without
@@ -11,70 +15,151 @@
  * skipped, with the reason.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest.h"
 #include "workload.h"
 
-#define ITERS	20
-#define FILE_PATH "/tmp/workload.dat"
+#define ITERS		20
+#define KILL_AFTER_MS	300
+#define FILE_PATH	"/tmp/workload.dat"
+
+static int plan_for(const struct wl_mech *m)
+{
+	int op, n = m->stub ? 2 : 0;	/* the kill test and the run after it */
+
+	for (op = 0; op < NR_ALL_OPS; op++)
+		n += wl_op_applies(m, op);
+	return n;
+}
+
+static void fail_all(const struct wl_mech *m, bool skip, const char *fmt,
+		     const char *what)
+{
+	int i, n = plan_for(m);
+
+	for (i = 0; i < n; i++)
+		if (skip)
+			ksft_test_result_skip("%s: %s\n", m->name, what);
+		else
+			ksft_test_result_fail(fmt, m->name, what);
+}
+
+static void run_ops(const struct wl_mech *m, struct wl_vm *w)
+{
+	char why[160];
+	int op;
+
+	for (op = 0; op < NR_ALL_OPS; op++) {
+		long want;
+
+		if (!wl_op_applies(m, op))
+			continue;
+		w->exits = w->fallbacks = 0;
+		if (wl_run(w, op, ITERS, why, sizeof(why))) {
+			ksft_test_result_fail("%s %s: %s\n", m->name, wl_op_names[op], why);
+			continue;
+		}
+		want = m->runs_calls ? (long)wl_op_calls[op] * ITERS : 0;
+		/* Where an unknown call goes is policy (bpf sends it to the VMM). */
+		if (op == OP_BAD)
+			want = w->exits;
+		ksft_test_result(w->exits == want,
+				 "%s %s: %d iterations, results as native, %ld of %ld calls run by the runner (%ld fallback exits)\n",
+				 m->name, wl_op_names[op], ITERS, w->exits, want,
+				 w->fallbacks);
+	}
+}
+
+static void *killer(void *arg)
+{
+	struct wl_vm *w = arg;
+	pid_t stub = w->stub;
+	struct timespec ts = { 0, KILL_AFTER_MS * 1000000L };
+
+	nanosleep(&ts, NULL);
+	kill(stub, SIGKILL);
+	return NULL;
+}
+
+/* Kill the stub in the middle of a job that would take minutes. */
+static void kill_stub(const struct wl_mech *m, const char *file)
+{
+	const char *what;
+	struct wl_vm w;
+	pthread_t t;
+	char why[160] = "";
+	int r;
+
+	if (wl_vm_init(&w, m, file, &what)) {
+		ksft_test_result_fail("%s: stub killed mid-op: %s: %s\n", m->name, what,
+				      strerror(errno));
+		ksft_test_result_fail("%s: a new instance after the killed one\n", m->name);
+		return;
+	}
+	if (w.stub <= 0 || pthread_create(&t, NULL, killer, &w)) {
+		ksft_test_result_fail("%s: stub killed mid-op: no stub to kill\n", m->name);
+	} else {
+		r = wl_run(&w, OP_MIXED, 10 * 1000 * 1000, why, sizeof(why));
+		pthread_join(t, NULL);
+		ksft_test_result(r == -1 && why[0],
+				 "%s: stub killed mid-op: the run ends and says \"%s\"\n",
+				 m->name, why);
+	}
+	wl_vm_destroy(&w);
+
+	r = wl_vm_init(&w, m, file, &what) ? -1 : wl_run(&w, OP_MIXED, ITERS, why, sizeof(why));
+	ksft_test_result(!r, "%s: a new instance after the killed one runs mixed (%s)\n",
+			 m->name, r ? why : "ok");
+	if (!r)
+		wl_vm_destroy(&w);
+}
 
 int main(int argc, char **argv)
 {
 	bool allow_missing = wl_allow_missing(argc, argv);
-	int mech, op, plan = 0;
-	char why[160];
 	const char *what;
+	int i, plan = 0;
 
 	ksft_print_header();
-	/* Mechanisms without a VM have no bare exit; bpf needs a program. */
-	for (mech = 0; mech < NR_MECHS; mech++)
-		if (mech != MECH_BPF)
-			plan += NR_OPS - !wl_mech_has_vm(mech);
+	for (i = 0; i < wl_nr_mechs; i++)
+		plan += plan_for(wl_mechs[i]);
 	ksft_set_plan(plan);
 	if (wl_make_file(FILE_PATH))
 		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
 
-	for (mech = 0; mech < NR_MECHS; mech++) {
+	for (i = 0; i < wl_nr_mechs; i++) {
+		const struct wl_mech *m = wl_mechs[i];
 		struct wl_vm w;
 
-		if (mech == MECH_BPF)
-			continue;	/* bpf_hc_test, with its program */
-
-		if (!wl_mech_available(mech, &what)) {
-			for (op = !wl_mech_has_vm(mech); op < NR_OPS; op++)
-				if (allow_missing)
-					ksft_test_result_skip("%s %s: %s\n", wl_mech_names[mech],
-							      wl_op_names[op], what);
-				else
-					ksft_test_result_fail("%s %s: not available: %s (--allow-missing for a kernel without the series)\n",
-							      wl_mech_names[mech], wl_op_names[op], what);
+		ksft_print_msg("%s: %s\n", m->name, m->summary);
+		if (!m->available(&what)) {
+			fail_all(m, allow_missing,
+				 "%s: not available: %s (--allow-missing for a kernel without the series)\n",
+				 what);
 			continue;
 		}
-		if (wl_vm_init(&w, mech, FILE_PATH, &what)) {
-			for (op = !wl_mech_has_vm(mech); op < NR_OPS; op++)
-				ksft_test_result_fail("%s %s: %s: %s\n", wl_mech_names[mech],
-						      wl_op_names[op], what, strerror(errno));
+		if (wl_vm_init(&w, m, FILE_PATH, &what)) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "%s: %s", what, strerror(errno));
+			fail_all(m, false, "%s: set-up failed: %s\n", msg);
 			continue;
 		}
-		for (op = 0; op < NR_OPS; op++) {
-			long want;
-
-			if (!wl_mech_has_vm(mech) && op == OP_BARE)
-				continue;	/* no VM, no hypercall */
-			w.exits = 0;
-			if (wl_run(&w, op, ITERS, why, sizeof(why))) {
-				ksft_test_result_fail("%s %s: %s\n", wl_mech_names[mech],
-						      wl_op_names[op], why);
-				continue;
-			}
-			want = wl_mech_runs_calls(mech) ? (long)wl_op_calls[op] * ITERS : 0;
-			ksft_test_result(w.exits == want,
-					 "%s %s: %d iterations, results match native, %ld calls run by the VMM/caller\n",
-					 wl_mech_names[mech], wl_op_names[op], ITERS, w.exits);
+		if (wl_enter(&w)) {
+			fail_all(m, false, "%s: enter failed: %s\n", strerror(errno));
+			wl_vm_destroy(&w);
+			continue;
 		}
+		run_ops(m, &w);
+		wl_leave(&w);
 		wl_vm_destroy(&w);
+		if (m->stub)
+			kill_stub(m, FILE_PATH);
 	}
 	unlink(FILE_PATH);
 	ksft_finished();

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guest kernel's side of the workload.  Runs in guest ring 0 (and, for
- * MECH_NATIVE, on the host): freestanding, no libc.
+ * The code's side of the workload.  Runs in guest ring 0 (and, for the
+ * mechanisms without a VM, in a process): freestanding, no libc.  How a
+ * call reaches the host is the mechanism's hook, c->call; the hooks of the
+ * mechanisms that share an instruction are here.
  */
 #include <asm/unistd.h>
 #include <asm/stat.h>
@@ -10,18 +12,66 @@
 #include "workload.h"
 
 #define UNKNOWN_HC	0x7fff0001UL
+#define ENOSYS		38
+#define EFAULT		14
 
-static long native_syscall(struct pt_regs *r)
+/* The instruction itself: native, or caught by ptrace, SUD, seccomp... */
+long wl_call_syscall(struct wl_ctx *c, struct pt_regs *r)
 {
 	long ret;
 	register long r10 asm("r10") = r->r10;
+	register long r8 asm("r8") = r->r8;
+	register long r9 asm("r9") = r->r9;
 
 	asm volatile("syscall"
 		     : "=a"(ret)
 		     : "a"(r->rax), "D"(r->rdi), "S"(r->rsi), "d"(r->rdx),
-		       "r"(r10)
+		       "r"(r10), "r"(r8), "r"(r9)
 		     : "rcx", "r11", "memory");
 	return ret;
+}
+
+/* exit-pio: the VMM knows where our pt_regs are, the port is the call. */
+long wl_call_pio(struct wl_ctx *c, struct pt_regs *r)
+{
+	asm volatile("outl %%eax, %%dx"
+		     : : "a"(0), "d"(WL_PORT_SYSCALL) : "memory");
+	return r->rax;
+}
+
+/* KVM_HC_HOST_SYSCALL, run in the kernel or forwarded to the VMM. */
+long wl_call_hypercall(struct wl_ctx *c, struct pt_regs *r)
+{
+	c->last_hc_error = guest_host_syscall(r);
+	if (c->last_hc_error) {
+		c->hc_errors++;
+		return -ENOSYS;	/* the call did not run */
+	}
+	return r->rax;
+}
+
+/*
+ * The floor each VM mechanism's cost is measured above: its own exit
+ * instruction, with nothing to run.  For exit-pio that is an `out` the VMM
+ * answers; for the hypercall mechanisms an unknown hypercall, which KVM
+ * answers in the kernel after the same instruction decode (no NRIP save
+ * under TCG) that every KVM_HC_HOST_SYSCALL pays.
+ */
+void wl_bare_pio(struct wl_ctx *c)
+{
+	asm volatile("outl %%eax, %%dx"
+		     : : "a"(0), "d"(WL_PORT_BARE) : "memory");
+}
+
+static void check(struct wl_ctx *c, int ok)
+{
+	if (!ok)
+		c->errors++;
+}
+
+void wl_bare_hypercall(struct wl_ctx *c)
+{
+	check(c, guest_hypercall1(UNKNOWN_HC, 0) == -HC_KVM_ENOSYS);
 }
 
 static long sys(struct wl_ctx *c, long nr, long a0, long a1, long a2,
@@ -34,34 +84,8 @@ static long sys(struct wl_ctx *c, long nr, long a0, long a1, long a2,
 	r->rsi = a1;
 	r->rdx = a2;
 	r->r10 = a3;
-	switch (c->mech) {
-	case MECH_NATIVE:
-	case MECH_PTRACE:	/* the tracer catches the syscall instruction */
-	case MECH_PVM_EXEC:	/* process_vm_exec() hands it to the caller */
-		return native_syscall(r);
-	case MECH_PVM_SYSCALL:	/* the code runs here, the call in the stub */
-		c->pvm_syscall(c, r);
-		break;
-	case MECH_EXIT_PIO:
-		/* The VMM knows where our pt_regs are: the port is the call. */
-		asm volatile("outl %%eax, %%dx"
-			     : : "a"(0), "d"(WL_PORT_SYSCALL) : "memory");
-		break;
-	default:
-		c->last_hc_error = guest_host_syscall(r);
-		if (c->last_hc_error) {
-			c->hc_errors++;
-			return -38;	/* -ENOSYS: the call did not run */
-		}
-		break;
-	}
-	return r->rax;
-}
-
-static void check(struct wl_ctx *c, int ok)
-{
-	if (!ok)
-		c->errors++;
+	r->r8 = r->r9 = 0;
+	return c->call(c, r);
 }
 
 static void op_null(struct wl_ctx *c)
@@ -110,20 +134,16 @@ static void op_open(struct wl_ctx *c)
 }
 
 /*
- * The floor each mechanism's cost is measured above: its own exit
- * instruction, with nothing to run.  For exit-pio that is an `out` the VMM
- * answers; for the hypercall mechanisms an unknown hypercall, which KVM
- * answers in the kernel after the same instruction decode (no NRIP save
- * under TCG) that every KVM_HC_HOST_SYSCALL pays.
+ * Defined errors through the mechanism: an unknown number is -ENOSYS, a
+ * buffer nobody maps is -EFAULT, and the file is left as it was.
  */
-static void op_bare(struct wl_ctx *c)
+static void op_bad(struct wl_ctx *c)
 {
-	if (c->mech == MECH_EXIT_PIO) {
-		asm volatile("outl %%eax, %%dx"
-			     : : "a"(0), "d"(WL_PORT_BARE) : "memory");
-		return;
-	}
-	check(c, guest_hypercall1(UNKNOWN_HC, 0) == -HC_KVM_ENOSYS);
+	check(c, sys(c, WL_NR_UNKNOWN, 0, 0, 0, 0) == -ENOSYS);
+	check(c, sys(c, __NR_pread64, c->file_fd, WL_BAD_PTR, WL_PAGE, 0) ==
+		 -EFAULT);
+	check(c, sys(c, __NR_write, c->pipe_w, WL_BAD_PTR, WL_PIPE_BYTES, 0) ==
+		 -EFAULT);
 }
 
 uint64_t wl_guest_run(uint64_t arg)
@@ -132,10 +152,10 @@ uint64_t wl_guest_run(uint64_t arg)
 	struct wl_ctx *c = job->ctx;
 	long i;
 
-	for (i = 0; i < job->iters; i++) {
+	for (i = 0; i < job->iters && !c->stop; i++) {
 		switch (job->op) {
 		case OP_BARE:
-			op_bare(c);
+			c->bare(c);
 			break;
 		case OP_NULL:
 			op_null(c);
@@ -154,6 +174,9 @@ uint64_t wl_guest_run(uint64_t arg)
 			op_pipe(c);
 			op_pread(c);
 			op_open(c);
+			break;
+		case OP_BAD:
+			op_bad(c);
 			break;
 		}
 	}

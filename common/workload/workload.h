@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The guest workload every mechanism runs: real system calls issued by
- * guest ring-0 code (or, for the native floor, by the same code on the
- * host), each result checked.
+ * guest ring-0 code (or, for the mechanisms without a VM, by the same code
+ * in a process), each result checked.
  *
- * The code in workload.guest.c is the guest kernel's side: it builds a
- * pt_regs in shared memory and hands it to the host by the mechanism under
- * test.  workload.c is the VMM's side: VM setup per mechanism, and the
- * exit handlers that run the syscall when the mechanism exits to the VMM.
+ * workload.guest.c is the code's side: it fills a pt_regs in shared memory
+ * and hands it over through the mechanism's call hook (wl_ctx.call).
+ * A mechanism is one file in mech/ with one struct wl_mech (its ops), and
+ * every mechanism is in the list of mechs.c; the tests, the bench and the
+ * report iterate over that list and never name a mechanism.
  */
 #ifndef WORKLOAD_H
 #define WORKLOAD_H
@@ -18,18 +19,6 @@
 #include <asm/ptrace.h>
 #include "vmm.h"
 
-enum wl_mech {
-	MECH_NATIVE,	/* the syscall on the host, no VM: the physical floor */
-	MECH_EXIT_PIO,	/* `out` to the VMM, which runs it (gVisor today) */
-	MECH_EXIT_HC,	/* KVM_HC_HOST_SYSCALL forwarded as KVM_EXIT_HYPERCALL */
-	MECH_HC,	/* KVM_HC_HOST_SYSCALL run in the kernel */
-	MECH_PTRACE,	/* no VM: a stub under PTRACE_SYSEMU, the VMM runs it */
-	MECH_BPF,	/* ... decided (and run) by a BPF program, see bpf-variant/ */
-	MECH_PVM_EXEC,	/* no VM: the code runs in a stub's mm by process_vm_exec() */
-	MECH_PVM_SYSCALL, /* no VM: each syscall run in a stub's mm, see process-vm-exec/ */
-	NR_MECHS
-};
-
 enum wl_op {
 	OP_BARE,	/* the mechanism's bare exit, no syscall: its floor */
 	OP_NULL,	/* getppid() */
@@ -37,12 +26,25 @@ enum wl_op {
 	OP_PREAD,	/* pread 4 KiB from a file */
 	OP_OPEN,	/* open + fstat + close */
 	OP_MIXED,	/* one of each of the above, in a row */
-	NR_OPS
+	NR_OPS,
+	/*
+	 * Tests only, not benched: an unknown syscall number must give
+	 * -ENOSYS and a bad buffer -EFAULT, through every mechanism.
+	 */
+	OP_BAD = NR_OPS,
+	NR_ALL_OPS
 };
 
+/* The unknown syscall number OP_BAD makes (no mechanism uses it). */
+#define WL_NR_UNKNOWN	0x7fff0ff0L
+/* A buffer address mapped in no process of the workload, nor the guest. */
+#define WL_BAD_PTR	0x1000UL
+
+/* Ports of the exit mechanisms; ports from WL_PORT_MECH are theirs. */
 #define WL_PORT_SYSCALL	(VMM_PORT_USER + 0)
 /* exit-pio's floor: a PIO exit the VMM answers without running anything. */
 #define WL_PORT_BARE	(VMM_PORT_USER + 1)
+#define WL_PORT_MECH	(VMM_PORT_USER + 2)
 #define WL_PIPE_BYTES	64
 #define WL_PAGE		4096
 #define WL_FILE_SIZE	(16 * WL_PAGE)
@@ -50,20 +52,32 @@ enum wl_op {
 #define WL_STACK_SIZE	(64 * 1024)
 #define WL_SHARED_SIZE	(sizeof(struct wl_ctx) + sizeof(struct wl_job) + WL_STACK_SIZE)
 
-/* Everything the guest touches lives in the VM's arena (same VA on host). */
+struct wl_ctx;
+
+/*
+ * How the code hands the call in c->regs over and gets its result back:
+ * the syscall's return value (or -ENOSYS when the mechanism refused to run
+ * it, counted in hc_errors).  Code run in a VM calls it in guest ring 0, so
+ * a VM mechanism's hook is built with GUEST_CFLAGS (a *.guest.c file).
+ */
+typedef long (*wl_call_fn)(struct wl_ctx *c, struct pt_regs *r);
+/* The mechanism's floor: its exit with nothing to run (VM mechanisms). */
+typedef void (*wl_bare_fn)(struct wl_ctx *c);
+
+/* Everything the code touches lives in the VM's arena (same VA on host). */
 struct wl_ctx {
 	struct pt_regs regs;		/* the syscall being handed over */
-	int mech;
+	wl_call_fn call;
+	wl_bare_fn bare;		/* NULL: no floor (no VM) */
+	void *mech_data;		/* the mechanism's, for its call hook */
 	int pipe_r, pipe_w;
 	int file_fd;
 	long ppid;			/* what getppid() must return */
 	uint64_t seq;			/* varies the pipe payload */
 	uint64_t errors;		/* results that did not match */
-	uint64_t hc_errors;		/* hypercalls that did not return 0 */
-	long last_hc_error;		/* the last such return value */
-	/* MECH_PVM_SYSCALL: runs *r in the stub's mm, result in r->rax */
-	void (*pvm_syscall)(struct wl_ctx *c, struct pt_regs *r);
-	pid_t stub;			/* the process whose mm the code uses */
+	uint64_t hc_errors;		/* calls the mechanism refused to run */
+	long last_hc_error;		/* the mechanism's last refusal */
+	int stop;			/* set by a hook: no call can run any more */
 	char path[64];
 	unsigned char out[WL_PIPE_BYTES], in[WL_PIPE_BYTES];
 	unsigned char page[WL_PAGE];
@@ -76,52 +90,98 @@ struct wl_job {
 	long iters;
 };
 
-/* Guest side (also callable on the host for MECH_NATIVE). */
+/* The code's entry: run job->op job->iters times; the wrong results. */
 uint64_t wl_guest_run(uint64_t job);
 
-/* A VM set up for one mechanism. */
+/* The call hooks of workload.guest.c, for the mechanisms to pick from. */
+long wl_call_syscall(struct wl_ctx *c, struct pt_regs *r);	/* `syscall` */
+long wl_call_pio(struct wl_ctx *c, struct pt_regs *r);	/* out WL_PORT_SYSCALL */
+long wl_call_hypercall(struct wl_ctx *c, struct pt_regs *r);	/* KVM_HC_HOST_SYSCALL */
+void wl_bare_pio(struct wl_ctx *c);
+void wl_bare_hypercall(struct wl_ctx *c);
+
+struct wl_vm;
+
+/* What a mechanism is: its ops, like the kernel's ops structs. */
+struct wl_mech {
+	const char *name;
+	/* One line: where the code runs and who runs the call (README, report). */
+	const char *summary;
+	/* The code runs in a VM; the mechanism has a bare exit (OP_BARE). */
+	bool vm;
+	/* The runner executes every call itself, counted in w->exits. */
+	bool runs_calls;
+	/* The code, or its calls, run in a stub process (w->stub). */
+	bool stub;
+	/*
+	 * Why an -icount figure means nothing for this mechanism (it waits by
+	 * spinning across threads, and one emulated CPU serialises them), or
+	 * NULL if it means something.
+	 */
+	const char *icount_na;
+	/* 1 if the running kernel offers what it needs; else 0 and why. */
+	int (*available)(const char **why);
+	/*
+	 * Set up after the common context exists (w->ctx, w->job): the VM,
+	 * stub or thread, and c->call/c->bare.  0, or -1 with errno and why.
+	 */
+	int (*init)(struct wl_vm *w, const char **why);
+	/* Run w->job to its end: 0, or -1 with the reason (results apart). */
+	int (*run)(struct wl_vm *w, char *why, size_t len);
+	/*
+	 * Optional: around a batch of runs (bpf attaches its program, which
+	 * would see every other VM that opted in; hc-queue wakes its thread).
+	 */
+	int (*enter)(struct wl_vm *w);
+	void (*leave)(struct wl_vm *w);
+	/* Undo init; also after a failed init. */
+	void (*destroy)(struct wl_vm *w);
+};
+
+/* Every mechanism, in the order of the tables. */
+extern const struct wl_mech *const wl_mechs[];
+extern const int wl_nr_mechs;
+/* NULL if there is none of that name. */
+const struct wl_mech *wl_mech_by_name(const char *name);
+
+/* A mechanism set up to run the workload. */
 struct wl_vm {
-	struct vmm vm;
+	const struct wl_mech *mech;
+	struct vmm vm;			/* VM mechanisms */
 	struct vcpu vcpu;
 	struct wl_ctx *ctx;
 	struct wl_job *job;
-	int mech;
-	long exits;			/* syscalls the VMM ran for the guest */
-	pid_t stub;			/* MECH_PTRACE, MECH_PVM_*: the stub process */
+	long exits;			/* calls the runner ran (runs_calls) */
+	long fallbacks;			/* hc-queue: calls served after an exit */
+	pid_t stub;			/* the stub process, if the mechanism has one */
 	void *shared;			/* no VM: ctx, job and stack, shared */
+	void *priv;			/* the mechanism's own state */
 };
 
-/* Mechanisms that run the workload in a VM (the others have no hypercall). */
-static inline bool wl_mech_has_vm(int mech)
-{
-	return mech != MECH_NATIVE && mech != MECH_PTRACE &&
-	       mech != MECH_PVM_EXEC && mech != MECH_PVM_SYSCALL;
-}
-
-/* Mechanisms whose runner executes each syscall for the code (w->exits). */
-static inline bool wl_mech_runs_calls(int mech)
-{
-	return mech == MECH_EXIT_PIO || mech == MECH_EXIT_HC ||
-	       mech == MECH_PTRACE || mech == MECH_PVM_EXEC;
-}
-
-extern const char *const wl_mech_names[NR_MECHS];
-extern const char *const wl_op_names[NR_OPS];
+extern const char *const wl_op_names[NR_ALL_OPS];
 /* Syscalls one iteration of each op makes. */
-extern const int wl_op_calls[NR_OPS];
+extern const int wl_op_calls[NR_ALL_OPS];
 /* Every syscall number the workload uses, and how many there are. */
 extern const unsigned int wl_syscall_nrs[];
 extern const unsigned int wl_nr_syscalls;
 
+/* Whether op applies to the mechanism (OP_BARE needs a VM). */
+static inline bool wl_op_applies(const struct wl_mech *m, int op)
+{
+	return op != OP_BARE || m->vm;
+}
+
 /* 0, or -1 with errno; *why says what failed. */
-int wl_vm_init(struct wl_vm *w, int mech, const char *file, const char **why);
+int wl_vm_init(struct wl_vm *w, const struct wl_mech *m, const char *file,
+	       const char **why);
 void wl_vm_destroy(struct wl_vm *w);
+/* The mechanism's enter/leave hooks, if any. */
+int wl_enter(struct wl_vm *w);
+void wl_leave(struct wl_vm *w);
 /* Run op iters times; 0 on success (results checked), -1 otherwise. */
 int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len);
 /* Create the data file every mechanism reads. */
 int wl_make_file(const char *path);
-/* Whether the running kernel offers what a mechanism needs. */
-int wl_mech_available(int mech, const char **why);
 /*
  * Tests run by `make test` fail on a mechanism that is not available (the
  * series are applied there); --allow-missing, for a kernel without them,
@@ -132,10 +192,45 @@ bool wl_allow_missing(int argc, char **argv);
 long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
 		  unsigned long a2, unsigned long a3, unsigned long a4,
 		  unsigned long a5);
+/* Run the call in r on this process, as a VMM or supervisor does. */
+void wl_run_for_code(struct pt_regs *r);
+/* KVM_CHECK_EXTENSION on /dev/kvm: its value, or -1. */
+int wl_kvm_cap(long cap);
 
-/* process_vm_exec() mechanisms (workload_pvm.c). */
-int wl_pvm_available(void);
-int pvm_start(struct wl_vm *w);
-int pvm_run(struct wl_vm *w, char *why, size_t len);
+/* Shared by the VM mechanisms (vm.c). */
+typedef int (*wl_exit_fn)(struct wl_vm *w, struct kvm_run *run, uint16_t port);
+#define WL_VM_HC	(1 << 0)	/* KVM_CAP_PV_HOST_SYSCALL on the vCPU */
+#define WL_VM_HC_EXIT	(1 << 1)	/* KVM_HC_HOST_SYSCALL exits to userspace */
+int wl_vm_setup(struct wl_vm *w, unsigned int caps, const char **why);
+/* Run the job in the vCPU; exits the VMM does not own go to fn. */
+int wl_vm_run(struct wl_vm *w, wl_exit_fn fn, char *why, size_t len);
+void wl_vm_teardown(struct wl_vm *w);
+/* The ctx and job live in the VM's arena (after wl_vm_setup()). */
+int wl_vm_alloc_ctx(struct wl_vm *w);
+/* exit-hypercall's exit handler, which bpf shares: the VMM runs the call. */
+int wl_exit_hypercall(struct wl_vm *w, struct kvm_run *run, uint16_t port);
+
+/* Shared by the mechanisms without a VM (stub.c). */
+/* Map ctx, job and a stack shared, so that a stub sees them at the same VA. */
+int wl_shared_alloc(struct wl_vm *w);
+void wl_shared_free(struct wl_vm *w);
+/* Fork a stub that runs fn(w) with SIGKILL on our death; 0 or -1. */
+int wl_stub_fork(struct wl_vm *w, void (*fn)(struct wl_vm *w));
+/* Kill and reap the stub, if there is one. */
+void wl_stub_kill(struct wl_vm *w);
+/* 1 if the stub has died (reaped, with a description in why). */
+int wl_stub_dead(struct wl_vm *w, char *why, size_t len);
+/*
+ * A syscall made from the stub's trusted text: the range that the
+ * seccomp-trap filter allows and that SYSCALL_USER_DISPATCH exempts.
+ */
+long wl_trusted_syscall(long nr, long a0, long a1, long a2, long a3, long a4,
+			long a5);
+extern char wl_trusted_start[], wl_trusted_end[];
+/* Install a SIGSYS handler whose sigreturn is in the trusted text. */
+int wl_trusted_sigsys(void (*fn)(int sig, void *info, void *ucontext));
+/* futex wait/wake on a shared (not private) word, from the trusted text. */
+long wl_futex_wait(uint32_t *word, uint32_t val, long timeout_ms);
+long wl_futex_wake(uint32_t *word);
 
 #endif

@@ -77,11 +77,12 @@ int main(void)
 
 	ksft_print_header();
 	ksft_set_plan(4);
-	if (!wl_mech_available(MECH_HC, &why))
+	if (!wl_mech_by_name("hypercall")->available(&why))
 		ksft_exit_skip("%s\n", why);
-	if (!wl_mech_available(MECH_PVM_SYSCALL, &why))
+	if (!wl_mech_by_name("pvm-syscall")->available(&why))
 		ksft_exit_skip("%s\n", why);
-	if (wl_make_file(FILE_PATH) || wl_vm_init(&w, MECH_HC, FILE_PATH, &why))
+	if (wl_make_file(FILE_PATH) ||
+	    wl_vm_init(&w, wl_mech_by_name("hypercall"), FILE_PATH, &why))
 		ksft_exit_fail_msg("VM setup: %s: %s\n", why, strerror(errno));
 	r = vmm_alloc(&w.vm, sizeof(*r));
 	if (!r)

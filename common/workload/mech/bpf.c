@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf (bpf-variant/): KVM_HC_HOST_SYSCALL with both the in-kernel path and
+ * the exit enabled, and a BPF program (hc_policy.bpf.c) that gives each
+ * call its verdict: run it in the kernel (every call of the workload), send
+ * it to the VMM, or refuse it.  The program is attached only while this
+ * mechanism runs (enter/leave): attached, it sees every VM that opted in.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "kvm_hc_abi.h"
+#include "bpf.h"
+
+static int bpf_available(const char **why)
+{
+	*why = "needs KVM_CAP_PV_HOST_SYSCALL and the hypercall exit";
+	return wl_mech_by_name("hypercall")->available(why) &&
+	       wl_mech_by_name("exit-hypercall")->available(why);
+}
+
+struct hc_policy *wl_bpf_policy(struct wl_vm *w)
+{
+	return w->priv;
+}
+
+static int bpf_init(struct wl_vm *w, const char **why)
+{
+	struct hc_policy *p;
+	unsigned int i;
+
+	if (wl_vm_setup(w, WL_VM_HC | WL_VM_HC_EXIT, why))
+		return -1;
+	w->ctx->call = wl_call_hypercall;
+	w->ctx->bare = wl_bare_hypercall;
+	*why = "loading hc_policy.bpf.o";
+	p = hc_policy_load();
+	if (!p)
+		return -1;
+	w->priv = p;
+	*why = "the policy map";
+	for (i = 0; i < wl_nr_syscalls; i++)
+		if (hc_policy_set(p, wl_syscall_nrs[i], HCP_KERNEL))
+			return -1;
+	return 0;
+}
+
+static int bpf_enter(struct wl_vm *w)
+{
+	return hc_policy_attach(w->priv);
+}
+
+static void bpf_leave(struct wl_vm *w)
+{
+	hc_policy_detach(w->priv);
+}
+
+static int bpf_run(struct wl_vm *w, char *why, size_t len)
+{
+	return wl_vm_run(w, wl_exit_hypercall, why, len);
+}
+
+static void bpf_destroy(struct wl_vm *w)
+{
+	if (w->priv)
+		hc_policy_destroy(w->priv);
+	w->priv = NULL;
+	wl_vm_teardown(w);
+}
+
+const struct wl_mech wl_mech_bpf = {
+	.name = "bpf",
+	.summary = "KVM_HC_HOST_SYSCALL; a BPF program's verdict sends it to KVM's runner (or the VMM)",
+	.vm = true,
+	.available = bpf_available,
+	.init = bpf_init,
+	.run = bpf_run,
+	.enter = bpf_enter,
+	.leave = bpf_leave,
+	.destroy = bpf_destroy,
+};

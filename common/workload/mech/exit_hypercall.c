@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exit-hypercall (exit-variant/): KVM_HC_HOST_SYSCALL with
+ * KVM_CAP_EXIT_HYPERCALL, so KVM forwards every call to the VMM as
+ * KVM_EXIT_HYPERCALL and the VMM runs it.  The plain exit path, with the
+ * hypercall's ABI.
+ */
+#include "kvm_hc_abi.h"
+#include "workload.h"
+
+static int exit_hc_available(const char **why)
+{
+	int cap = wl_kvm_cap(KVM_CAP_PV_HOST_SYSCALL);
+
+	/* Bit 13 is accepted, not reported: KVM_PV_HOST_SYSCALL_EXIT says. */
+	*why = "KVM_CAP_PV_HOST_SYSCALL lacks KVM_PV_HOST_SYSCALL_EXIT (exit-variant/ series)";
+	return cap > 0 && (cap & KVM_PV_HOST_SYSCALL_EXIT);
+}
+
+static int exit_hc_init(struct wl_vm *w, const char **why)
+{
+	if (wl_vm_setup(w, WL_VM_HC_EXIT, why))
+		return -1;
+	w->ctx->call = wl_call_hypercall;
+	w->ctx->bare = wl_bare_hypercall;
+	return 0;
+}
+
+/* Also bpf's: the calls its program sends to the VMM arrive here. */
+int wl_exit_hypercall(struct wl_vm *w, struct kvm_run *run, uint16_t port)
+{
+	if (run->exit_reason != KVM_EXIT_HYPERCALL ||
+	    run->hypercall.nr != KVM_HC_HOST_SYSCALL)
+		return -1;
+	/* Same address space: a0 is a pointer of ours. */
+	wl_run_for_code((struct pt_regs *)run->hypercall.args[0]);
+	run->hypercall.ret = 0;
+	w->exits++;
+	return 0;
+}
+
+static int exit_hc_run(struct wl_vm *w, char *why, size_t len)
+{
+	return wl_vm_run(w, wl_exit_hypercall, why, len);
+}
+
+const struct wl_mech wl_mech_exit_hypercall = {
+	.name = "exit-hypercall",
+	.summary = "KVM_HC_HOST_SYSCALL forwarded to the VMM as KVM_EXIT_HYPERCALL; the VMM runs it",
+	.vm = true,
+	.runs_calls = true,
+	.available = exit_hc_available,
+	.init = exit_hc_init,
+	.run = exit_hc_run,
+	.destroy = wl_vm_teardown,
+};

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hc-queue, Sean Christopherson's alternative (26 Jul 2022): exitless
+ * system calls in the Graphene/SCONE style.  The guest posts each call to
+ * a ring in shared memory that a dedicated VMM thread polls and serves; the
+ * guest waits by spinning on the slot.  No VM exit at all while the thread
+ * keeps up, at the price of a host CPU spinning for the VM.
+ *
+ * The fallback, which cannot deadlock: after WL_QUEUE_SPIN rounds the
+ * guest exits to the VMM (WL_PORT_QUEUE).  The vCPU thread then takes the
+ * call itself with a compare-and-swap on the slot word; if the VMM thread
+ * won that race it has already started running the call, which does not
+ * depend on the guest, so the vCPU thread waits on the slot word (a futex)
+ * until it is done.  Either way the call runs exactly once, and the guest
+ * never depends on the VMM thread being scheduled.
+ *
+ * The VMM thread spins for SERVER_SPIN empty polls, then sleeps on a
+ * doorbell that the fallback and enter() ring; leave() parks it at once so
+ * that it does not steal a CPU from the other mechanisms' samples.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hc_queue.h"
+
+#define WL_QUEUE_SPIN	(1UL << 16)	/* guest polls before it exits */
+#define SERVER_SPIN	(1UL << 20)	/* empty polls before the thread sleeps */
+#define BELL_TIMEOUT_MS	50		/* a sleeping thread rechecks stop */
+
+struct hcq {
+	struct wl_queue *q;
+	pthread_t thread;
+	bool started;
+	uint32_t bell;		/* futex: rung to wake the thread */
+	int parked;		/* leave(): sleep without spinning */
+	int stop;
+	long served;		/* calls the thread ran */
+};
+
+static int hcq_available(const char **why)
+{
+	return 1;
+}
+
+static void ring_bell(struct hcq *h)
+{
+	__atomic_add_fetch(&h->bell, 1, __ATOMIC_RELEASE);
+	wl_futex_wake(&h->bell);
+}
+
+static void *server(void *arg)
+{
+	struct hcq *h = arg;
+	struct wl_queue *q = h->q;
+	uint64_t next = 1, idle = 0;
+
+	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) {
+		struct wl_queue_slot *s = &q->slot[next % WL_QUEUE_SLOTS];
+		uint32_t w = __atomic_load_n(&s->word, __ATOMIC_ACQUIRE);
+		uint32_t posted = WL_SLOT(next, WL_SLOT_POSTED);
+
+		if ((w & ~3U) == WL_SLOT(next, 0)) {
+			/* Ours unless the fallback took it (then just go on). */
+			if (w == posted &&
+			    __atomic_compare_exchange_n(&s->word, &posted,
+							WL_SLOT(next, WL_SLOT_SERVER), false,
+							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+				if (s->regs) {
+					wl_run_for_code(s->regs);
+					__atomic_add_fetch(&h->served, 1, __ATOMIC_RELAXED);
+				}
+				__atomic_store_n(&s->word, WL_SLOT(next, WL_SLOT_DONE),
+						 __ATOMIC_RELEASE);
+				wl_futex_wake(&s->word);
+			}
+			next++;
+			idle = 0;
+			continue;
+		}
+		if (++idle < SERVER_SPIN && !__atomic_load_n(&h->parked, __ATOMIC_RELAXED)) {
+			asm volatile("pause" ::: "memory");
+			continue;
+		}
+		w = __atomic_load_n(&h->bell, __ATOMIC_ACQUIRE);
+		wl_futex_wait(&h->bell, w, BELL_TIMEOUT_MS);
+		idle = 0;
+	}
+	return NULL;
+}
+
+static int hcq_init(struct wl_vm *w, const char **why)
+{
+	struct hcq *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return -1;
+	w->priv = h;
+	if (wl_vm_setup(w, 0, why))
+		return -1;
+	*why = "the ring in the arena";
+	h->q = vmm_alloc(&w->vm, sizeof(*h->q));
+	if (!h->q)
+		return -1;
+	h->q->head = 1;		/* slot words start at seq 0, done */
+	h->q->spin = WL_QUEUE_SPIN;
+	w->ctx->mech_data = h->q;
+	w->ctx->call = wl_call_queue;
+	w->ctx->bare = wl_bare_queue;
+	*why = "the VMM's ring thread";
+	errno = pthread_create(&h->thread, NULL, server, h);
+	if (errno)
+		return -1;
+	h->started = true;
+	return 0;
+}
+
+/* The guest stopped spinning on the slot it posted last. */
+static int hcq_exit(struct wl_vm *w, struct kvm_run *run, uint16_t port)
+{
+	struct hcq *h = w->priv;
+	struct wl_queue *q = h->q;
+	uint64_t seq = q->head - 1;
+	struct wl_queue_slot *s = &q->slot[seq % WL_QUEUE_SLOTS];
+	uint32_t posted = WL_SLOT(seq, WL_SLOT_POSTED), cur;
+
+	if (run->exit_reason != KVM_EXIT_IO || port != WL_PORT_QUEUE)
+		return -1;
+	w->fallbacks++;
+	if (__atomic_compare_exchange_n(&s->word, &posted,
+					WL_SLOT(seq, WL_SLOT_VCPU), false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		if (s->regs) {
+			wl_run_for_code(s->regs);
+			w->exits++;
+		}
+		__atomic_store_n(&s->word, WL_SLOT(seq, WL_SLOT_DONE), __ATOMIC_RELEASE);
+	} else {
+		/* The thread has it, or it is done: wait for done. */
+		while ((cur = __atomic_load_n(&s->word, __ATOMIC_ACQUIRE)) !=
+		       WL_SLOT(seq, WL_SLOT_DONE)) {
+			if ((cur & ~3U) != WL_SLOT(seq, 0))
+				return -1;	/* not this call's word: a bug */
+			wl_futex_wait(&s->word, cur, BELL_TIMEOUT_MS);
+		}
+	}
+	ring_bell(h);
+	return 0;
+}
+
+static int hcq_run(struct wl_vm *w, char *why, size_t len)
+{
+	struct hcq *h = w->priv;
+	long before = __atomic_load_n(&h->served, __ATOMIC_RELAXED);
+	int r = wl_vm_run(w, hcq_exit, why, len);
+
+	w->exits += __atomic_load_n(&h->served, __ATOMIC_RELAXED) - before;
+	return r;
+}
+
+static int hcq_enter(struct wl_vm *w)
+{
+	struct hcq *h = w->priv;
+
+	__atomic_store_n(&h->parked, 0, __ATOMIC_RELAXED);
+	ring_bell(h);
+	return 0;
+}
+
+static void hcq_leave(struct wl_vm *w)
+{
+	struct hcq *h = w->priv;
+
+	__atomic_store_n(&h->parked, 1, __ATOMIC_RELAXED);
+}
+
+static void hcq_destroy(struct wl_vm *w)
+{
+	struct hcq *h = w->priv;
+
+	if (h && h->started) {
+		__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
+		ring_bell(h);
+		pthread_join(h->thread, NULL);
+	}
+	free(h);
+	w->priv = NULL;
+	wl_vm_teardown(w);
+}
+
+const struct wl_mech wl_mech_hc_queue = {
+	.name = "hc-queue",
+	.summary = "the guest posts the call to a shared ring and spins; a VMM thread runs it (exit after a bounded spin)",
+	.vm = true,
+	.runs_calls = true,
+	.icount_na = "the guest spins on another thread's progress, and -icount runs one emulated CPU: the figure is the scheduler's slice, not the path",
+	.available = hcq_available,
+	.init = hcq_init,
+	.run = hcq_run,
+	.enter = hcq_enter,
+	.leave = hcq_leave,
+	.destroy = hcq_destroy,
+};

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hypercall (hypercall/): KVM_HC_HOST_SYSCALL, run by KVM in the vCPU
+ * thread's context without leaving the kernel.
+ */
+#include "kvm_hc_abi.h"
+#include "workload.h"
+
+static int hc_available(const char **why)
+{
+	*why = "kernel without KVM_CAP_PV_HOST_SYSCALL (hypercall/ series)";
+	return wl_kvm_cap(KVM_CAP_PV_HOST_SYSCALL) > 0;
+}
+
+static int hc_init(struct wl_vm *w, const char **why)
+{
+	if (wl_vm_setup(w, WL_VM_HC, why))
+		return -1;
+	w->ctx->call = wl_call_hypercall;
+	w->ctx->bare = wl_bare_hypercall;
+	return 0;
+}
+
+static int hc_run(struct wl_vm *w, char *why, size_t len)
+{
+	return wl_vm_run(w, NULL, why, len);	/* no exit is expected */
+}
+
+const struct wl_mech wl_mech_hypercall = {
+	.name = "hypercall",
+	.summary = "KVM_HC_HOST_SYSCALL run by KVM in the vCPU thread, no exit to the VMM",
+	.vm = true,
+	.available = hc_available,
+	.init = hc_init,
+	.run = hc_run,
+	.destroy = wl_vm_teardown,
+};

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptrace-sysemu, gVisor's ptrace platform in miniature: a stub process runs
+ * the workload with real syscall instructions under PTRACE_SYSEMU; each
+ * syscall stops it before it runs, and the tracer runs the call itself
+ * (the stub's context is in shared memory at the same address, and the
+ * descriptors are inherited) and resumes it with the result.  A syscall
+ * with number WL_PTRACE_DONE tells the tracer that a job is finished.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "workload.h"
+
+#define WL_PTRACE_DONE	0x7fff0002L
+
+static int ptrace_available(const char **why)
+{
+	return 1;
+}
+
+static void ptrace_stub(struct wl_vm *w)
+{
+	/*
+	 * Stop with a bare kill(2), not raise(3): raise makes syscalls after
+	 * the stop, which PTRACE_SYSEMU would hand to the tracer.
+	 */
+	if (ptrace(PTRACE_TRACEME, 0, 0, 0) == 0 &&
+	    syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP) == 0)
+		for (;;) {
+			wl_guest_run((uintptr_t)w->job);
+			syscall(WL_PTRACE_DONE);
+		}
+}
+
+static int ptrace_init(struct wl_vm *w, const char **why)
+{
+	int status;
+
+	w->ctx->call = wl_call_syscall;
+	*why = "ptrace stub";
+	if (wl_stub_fork(w, ptrace_stub))
+		return -1;
+	if (waitpid(w->stub, &status, 0) != w->stub || !WIFSTOPPED(status))
+		return -1;
+	return ptrace(PTRACE_SETOPTIONS, w->stub, 0, PTRACE_O_EXITKILL);
+}
+
+/* Run one job in the stub: 0 when it reported done, -1 otherwise. */
+static int ptrace_run(struct wl_vm *w, char *why, size_t len)
+{
+	struct user_regs_struct regs;
+	int status = 0;
+
+	for (;;) {
+		if (ptrace(PTRACE_SYSEMU, w->stub, 0, 0) ||
+		    waitpid(w->stub, &status, 0) != w->stub)
+			goto err;
+		if (WIFSIGNALED(status) || WIFEXITED(status)) {
+			snprintf(why, len, "ptrace stub died (status %#x)", status);
+			w->stub = 0;
+			return -1;
+		}
+		if (!WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP ||
+		    ptrace(PTRACE_GETREGS, w->stub, 0, &regs))
+			goto err;
+		if ((long)regs.orig_rax == WL_PTRACE_DONE)
+			return 0;
+		regs.rax = host_syscall(regs.orig_rax, regs.rdi, regs.rsi, regs.rdx,
+					regs.r10, regs.r8, regs.r9);
+		w->exits++;
+		if (ptrace(PTRACE_SETREGS, w->stub, 0, &regs))
+			goto err;
+	}
+err:
+	snprintf(why, len, "ptrace stub: %s (status %#x)", strerror(errno), status);
+	return -1;
+}
+
+const struct wl_mech wl_mech_ptrace_sysemu = {
+	.name = "ptrace-sysemu",
+	.summary = "a stub's syscall stops it under PTRACE_SYSEMU; the tracer runs the call",
+	.stub = true,
+	.runs_calls = true,
+	.available = ptrace_available,
+	.init = ptrace_init,
+	.run = ptrace_run,
+	.destroy = wl_stub_kill,
+};

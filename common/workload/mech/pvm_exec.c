@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvm-exec, the Sentry-on-host model of the 2021 process_vm_exec() RFC
+ * (process-vm-exec/): a stub process, forked after the shared context is
+ * mapped, lends its mm; the workload code runs in it, and each of its
+ * syscall instructions brings the thread back from process_vm_exec() with
+ * the registers: the caller runs the call itself and resumes the code with
+ * the result.  The buffers are in the shared mapping, at the same address
+ * in both mms.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "workload.h"
+#include "pvm.h"
+
+/* The code's last act: a syscall with this number says the job is done. */
+#define WL_PVM_DONE	0x7fff0003L
+
+/* Where wl_guest_run() returns to, in the stub's mm. */
+extern char wl_pvm_return[];
+asm(".pushsection .text, \"ax\"\n"
+    "wl_pvm_return:\n"
+    "	movl $0x7fff0003, %eax\n"
+    "	syscall\n"
+    "	ud2\n"
+    ".popsection\n");
+
+static int pvm_exec_init(struct wl_vm *w, const char **why)
+{
+	w->ctx->call = wl_call_syscall;
+	*why = "process_vm_exec() stub";
+	return wl_stub_fork(w, pvm_stub);
+}
+
+/* Run one job's code in the stub's mm: 0 when it reported done. */
+static int pvm_exec_run(struct wl_vm *w, char *why, size_t len)
+{
+	uintptr_t top = ((uintptr_t)w->shared + WL_SHARED_SIZE) & ~15UL;
+	struct process_vm_exec_context ctx = { .version = PROCESS_VM_EXEC_CTX_V1 };
+	struct process_vm_exec_sigcontext *r = &ctx.sigctx;
+	siginfo_t info;
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	/* As if called: a return address, and sp + 8 16-byte aligned. */
+	top -= 8;
+	*(uintptr_t *)top = (uintptr_t)wl_pvm_return;
+	r->sp = top;
+	r->ip = (uintptr_t)wl_guest_run;
+	r->di = (uintptr_t)w->job;
+	r->flags = 0x202;
+
+	for (;;) {
+		if (process_vm_exec(w->stub, &ctx, 0, &info, &mask)) {
+			if (errno == EINTR)
+				continue;	/* a signal of ours: resume */
+			snprintf(why, len, "process_vm_exec: %s", strerror(errno));
+			return -1;
+		}
+		if (info.si_signo != SIGSYS) {
+			snprintf(why, len, "code stopped by signal %d at %#llx",
+				 info.si_signo, (unsigned long long)r->ip);
+			return -1;
+		}
+		if ((long)r->ax == WL_PVM_DONE)
+			return 0;
+		r->ax = host_syscall(r->ax, r->di, r->si, r->dx, r->r10, r->r8, r->r9);
+		w->exits++;
+	}
+}
+
+const struct wl_mech wl_mech_pvm_exec = {
+	.name = "pvm-exec",
+	.summary = "the code runs in a stub's mm by process_vm_exec(); its syscalls return to the caller, which runs them",
+	.stub = true,
+	.runs_calls = true,
+	.available = pvm_available,
+	.init = pvm_exec_init,
+	.run = pvm_exec_run,
+	.destroy = wl_stub_kill,
+};

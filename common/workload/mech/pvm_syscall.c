@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvm-syscall (process-vm-exec/): the workload code runs in the caller, and
+ * each call runs in a stub's mm with PROCESS_VM_EXEC_SYSCALL.  The buffers
+ * are in the shared mapping, at the same address in both mms.
+ */
+#include <stdlib.h>
+
+#include "workload.h"
+#include "pvm.h"
+
+struct pvm_syscall {
+	pid_t stub;
+};
+
+static long pvm_call(struct wl_ctx *c, struct pt_regs *r)
+{
+	struct pvm_syscall *p = c->mech_data;
+	struct process_vm_exec_context ctx = {
+		.version = PROCESS_VM_EXEC_CTX_V1,
+		.sigctx = {
+			.ax = r->rax, .di = r->rdi, .si = r->rsi, .dx = r->rdx,
+			.r10 = r->r10, .r8 = r->r8, .r9 = r->r9,
+		},
+	};
+
+	if (process_vm_exec(p->stub, &ctx, PROCESS_VM_EXEC_SYSCALL, NULL, NULL)) {
+		c->hc_errors++;
+		c->last_hc_error = -errno;
+		if (errno == ESRCH)
+			c->stop = 1;	/* the stub is gone: nothing more can run */
+		return -ENOSYS;
+	}
+	return ctx.sigctx.ax;
+}
+
+static int pvm_syscall_init(struct wl_vm *w, const char **why)
+{
+	struct pvm_syscall *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -1;
+	w->priv = p;
+	*why = "process_vm_exec() stub";
+	if (wl_stub_fork(w, pvm_stub))
+		return -1;
+	p->stub = w->stub;
+	w->ctx->mech_data = p;
+	w->ctx->call = pvm_call;
+	return 0;
+}
+
+static int pvm_syscall_run(struct wl_vm *w, char *why, size_t len)
+{
+	wl_guest_run((uintptr_t)w->job);
+	return 0;
+}
+
+static void pvm_syscall_destroy(struct wl_vm *w)
+{
+	wl_stub_kill(w);
+	free(w->priv);
+	w->priv = NULL;
+}
+
+const struct wl_mech wl_mech_pvm_syscall = {
+	.name = "pvm-syscall",
+	.summary = "the code runs in the caller; each call runs in a stub's mm by process_vm_exec(PROCESS_VM_EXEC_SYSCALL)",
+	.stub = true,
+	.available = pvm_available,
+	.init = pvm_syscall_init,
+	.run = pvm_syscall_run,
+	.destroy = pvm_syscall_destroy,
+};

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every mechanism, in the order of the tables.  Adding one: its file in
+ * mech/, one line here, one object in common/build.mk.
+ */
+#include "workload.h"
+
+extern const struct wl_mech wl_mech_native, wl_mech_ptrace_sysemu,
+	wl_mech_sud, wl_mech_seccomp_trap, wl_mech_seccomp_unotify,
+	wl_mech_pvm_exec, wl_mech_pvm_syscall, wl_mech_exit_pio,
+	wl_mech_exit_hypercall, wl_mech_hypercall, wl_mech_bpf,
+	wl_mech_hc_queue;
+
+const struct wl_mech *const wl_mechs[] = {
+	&wl_mech_native,
+	&wl_mech_ptrace_sysemu,
+	&wl_mech_sud,
+	&wl_mech_seccomp_trap,
+	&wl_mech_seccomp_unotify,
+	&wl_mech_pvm_exec,
+	&wl_mech_pvm_syscall,
+	&wl_mech_exit_pio,
+	&wl_mech_exit_hypercall,
+	&wl_mech_hypercall,
+	&wl_mech_bpf,
+	&wl_mech_hc_queue,
+};
+
+const int wl_nr_mechs = sizeof(wl_mechs) / sizeof(wl_mechs[0]);

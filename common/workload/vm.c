@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the VM mechanisms share: one VM with one vCPU in ring 0, the
+ * capabilities a mechanism asks for, the context in the VM's arena, and a
+ * run loop that hands the exits the VMM does not own to the mechanism.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "kvm_hc_abi.h"
+#include "workload.h"
+
+int wl_vm_setup(struct wl_vm *w, unsigned int caps, const char **why)
+{
+	*why = "vmm_init";
+	if (vmm_init(&w->vm, 4 << 20))
+		return -1;
+	*why = "vcpu_init";
+	if (vcpu_init(&w->vm, &w->vcpu, 0, false))
+		return -1;
+	if (caps & WL_VM_HC) {
+		*why = "KVM_CAP_ENFORCE_PV_FEATURE_CPUID/KVM_CAP_PV_HOST_SYSCALL";
+		if (vcpu_enable_cap(&w->vcpu, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
+		    vcpu_enable_cap(&w->vcpu, KVM_CAP_PV_HOST_SYSCALL, 1))
+			return -1;
+	}
+	if (caps & WL_VM_HC_EXIT) {
+		*why = "KVM_CAP_EXIT_HYPERCALL";
+		if (vmm_enable_cap(&w->vm, KVM_CAP_EXIT_HYPERCALL,
+				   1 << KVM_HC_HOST_SYSCALL))
+			return -1;
+	}
+	*why = "the workload context in the arena";
+	return wl_vm_alloc_ctx(w);
+}
+
+int wl_vm_alloc_ctx(struct wl_vm *w)
+{
+	w->ctx = vmm_alloc(&w->vm, sizeof(*w->ctx));
+	w->job = vmm_alloc(&w->vm, sizeof(*w->job));
+	return w->ctx && w->job ? 0 : -1;
+}
+
+void wl_vm_teardown(struct wl_vm *w)
+{
+	if (w->vcpu.run)
+		vcpu_destroy(&w->vcpu);
+	if (w->vm.kvm_fd > 0 || w->vm.arena)
+		vmm_destroy(&w->vm);
+	w->ctx = NULL;
+	w->job = NULL;
+}
+
+struct exit_ctx {
+	struct wl_vm *w;
+	wl_exit_fn fn;
+};
+
+static int on_exit(struct vcpu *v, uint16_t port, void *arg)
+{
+	struct exit_ctx *x = arg;
+
+	return x->fn ? x->fn(x->w, v->run, port) : -1;
+}
+
+int wl_vm_run(struct wl_vm *w, wl_exit_fn fn, char *why, size_t len)
+{
+	struct exit_ctx x = { .w = w, .fn = fn };
+	struct vmm_exit e;
+
+	if (vcpu_call(&w->vcpu, wl_guest_run, (uintptr_t)w->job, on_exit, &x, &e)) {
+		vmm_exit_str(&e, why, len);
+		return -1;
+	}
+	return 0;
+}

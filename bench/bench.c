@@ -12,6 +12,10 @@
  * spins only then).  Prints one MECH line per mechanism and the raw
  * samples as CSV between markers; the host side (report.py) computes
  * medians, percentiles and ratios.
+ *
+ *   run [-r ROUNDS] [-i ITERS] [-d]
+ * -d: a deterministic (-icount) boot: the mechanisms whose figure means
+ * nothing there (wl_mech.icount_na) are listed but not run.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -69,15 +73,18 @@ int main(int argc, char **argv)
 	struct wl_vm *vms = calloc(wl_nr_mechs, sizeof(*vms));
 	int *avail = calloc(wl_nr_mechs, sizeof(*avail));
 	int rounds = 15, opt, r, k, failed = 0;
+	bool deterministic = false;
 	long iters = 200;
 	struct utsname u;
 	const char *why;
 
-	while ((opt = getopt(argc, argv, "r:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:i:d")) != -1) {
 		if (opt == 'r')
 			rounds = atoi(optarg);
 		else if (opt == 'i')
 			iters = atol(optarg);
+		else if (opt == 'd')
+			deterministic = true;	/* an -icount boot */
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	uname(&u);
@@ -93,6 +100,12 @@ int main(int argc, char **argv)
 		/* name|vm|icount-na reason: what the report needs of the list */
 		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "",
 		       m->summary);
+		if (deterministic && m->icount_na) {
+			/* Its figure would mean nothing, and spinning is slow here. */
+			printf("# bench: %s not run under -icount: %s\n", m->name,
+			       m->icount_na);
+			continue;
+		}
 		avail[k] = m->available(&why);
 		if (!avail[k]) {
 			printf("# bench: %s skipped: %s\n", m->name, why);

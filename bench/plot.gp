@@ -10,7 +10,13 @@ set style histogram cluster gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -20
-set key top left maxrows 6
+set key outside right top
+# Twelve mechanisms: four colours beyond gnuplot's eight.
+set linetype 9 lc rgb '#8c564b'
+set linetype 10 lc rgb '#7f7f7f'
+set linetype 11 lc rgb '#bcbd22'
+set linetype 12 lc rgb '#17becf'
+set linetype cycle 12
 set grid ytics
 # Mechanisms differ by two orders of magnitude: a log axis keeps all visible.
 set logscale y

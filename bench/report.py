@@ -71,7 +71,8 @@ def cell(st, key, icount, m, fmt):
 
 def table(st, mechs, icount, unit_note):
     """One row per mechanism of the run, one column per op."""
-    mechs = [m for m in mechs if any((m.name, o) in st for o in OPS)]
+    mechs = [m for m in mechs if any((m.name, o) in st for o in OPS) or
+             (icount and m.icount_na)]
     out = ['| mechanism | ' + ' | '.join(OPS) + ' |', '|---|' + '---|' * len(OPS)]
     for m in mechs:
         cells = [cell(st, (m.name, op), icount, m, lambda s: f'{us(s[0])} ({us(s[1])})')
@@ -108,7 +109,8 @@ def delta_table(st, by_round, mechs, icount, base, label, note):
 
 
 def above_floor(st, by_round, mechs, icount, unit_note):
-    mechs = [m for m in mechs if m.vm and (m.name, 'bare-exit') in st]
+    mechs = [m for m in mechs if m.vm and ((m.name, 'bare-exit') in st or
+                                           (icount and m.icount_na))]
     return delta_table(st, by_round, mechs, icount, lambda m, op: (m.name, 'bare-exit'),
                        'floor',
                        'What each VM mechanism adds above its own floor, its bare exit '

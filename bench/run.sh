@@ -24,7 +24,7 @@ if [ "${ACCEL:-tcg}" = tcg ]; then
 		# One CPU: with two, which vCPU takes a timer tick first varies
 		# between runs and so do a few samples.
 		ICOUNT=1 SMP=1 "$top/common/qemu/run.sh" "$bz" "$initrd" \
-			"$runs/bench-icount$i" bench "$args"
+			"$runs/bench-icount$i" bench "$args,-d"
 		logs+=("icount$i=$runs/bench-icount$i/tap.log")
 	done
 fi
@@ -55,12 +55,5 @@ json.dump({'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
 PY
 echo
 python3 "$here/report.py" "$out" "$runs/meta.json" "${logs[@]}"
-if command -v gnuplot >/dev/null; then
-	ncols() { head -1 "$1" | wc -w; }
-	gnuplot -e "dat='$out/latest.dat'; out='$out/latest.svg'; ttl='Cost per op and mechanism (median, wall clock)'; ylab='microseconds per op'; ncols=$(ncols "$out/latest.dat")" \
-		"$here/plot.gp" && echo "bench: plot in ${out#$top/}/latest.svg"
-	[ -f "$out/latest-icount.dat" ] &&
-	gnuplot -e "dat='$out/latest-icount.dat'; out='$out/latest-icount.svg'; ttl='Path length per op and mechanism (median, QEMU -icount; spin-waiting mechanisms left out)'; ylab='thousands of guest instructions per op'; ncols=$(ncols "$out/latest-icount.dat")" \
-		"$here/plot.gp" && echo "bench: plot in ${out#$top/}/latest-icount.svg"
-fi
+"$here/plot.sh" "$out"
 echo "bench: report in ${out#$top/}/latest.md, raw samples in latest-samples.csv"

@@ -36,8 +36,8 @@ GUEST_TESTS :=
 KVM_SELFTESTS :=
 SKIP_FILES :=
 
-.PHONY: all deps kernel tests initramfs test bench clean distclean check-harness \
-	check-series
+.PHONY: all deps kernel tests initramfs test bench profile clean distclean \
+	check-harness check-series
 
 all:
 	@$(MAKE) -s deps
@@ -112,6 +112,15 @@ bench:
 	@FLAVOR=bench common/scripts/kernel.sh all
 	@$(MAKE) -s initramfs
 	@bench/run.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
+	@bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
+
+# Where the cost goes (also the end of `make bench`): event counts and the
+# sampled kernel path per op, bench/results/latest-profile.*.
+profile:
+	@$(MAKE) -s kernel
+	@FLAVOR=bench common/scripts/kernel.sh all
+	@$(MAKE) -s initramfs
+	@bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 
 clean:
 	rm -rf $(OBJ) $(TESTS_OUT) $(BENCH_OUT) $(KSFT_OUT) $(INITRAMFS) $(RUNS)

@@ -3,3 +3,9 @@ $(BENCH_OUT)/run: $(OBJ)/bench/bench.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(BENCH_OUT)/run
+
+# Where the cost goes: /bench/profile (make profile, and the end of make bench).
+$(BENCH_OUT)/profile: $(OBJ)/bench/profile.o $(WORKLOAD_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
+GUEST_TESTS += $(BENCH_OUT)/profile

@@ -29,3 +29,9 @@ $(TESTS_OUT)/workload_test: $(OBJ)/common/tests/workload_test.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(TESTS_OUT)/workload_test
+
+# The profile's counting against known counts (common/workload/profile.c).
+$(TESTS_OUT)/counters_test: $(OBJ)/common/tests/counters_test.o $(WORKLOAD_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS) -lm
+GUEST_TESTS += $(TESTS_OUT)/counters_test

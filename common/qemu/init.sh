@@ -3,8 +3,8 @@
 # and reports TAP on /dev/ttyS1, leaving ttyS0 to the kernel log, so the
 # host can read results and kernel splats separately.
 #
-# Kernel command line: kvmhc.mode=test (default) or kvmhc.mode=bench,
-# kvmhc.args="..." passed to /bench/run.
+# Kernel command line: kvmhc.mode=test (default), bench or profile,
+# kvmhc.args="..." passed to /bench/run or /bench/profile.
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -62,6 +62,7 @@ run_tests() {
 
 case "$mode" in
 bench) /bench/run $args >&3 2>&1 ;;
+profile) /bench/profile $args >&3 2>&1 ;;
 shell) setsid sh -c 'exec sh </dev/ttyS0 >/dev/ttyS0 2>&1' ;;
 *) run_tests ;;
 esac

@@ -398,7 +398,10 @@ int vcpu_call(struct vcpu *v, uint64_t (*fn)(uint64_t), uint64_t arg,
 	run->kvm_valid_regs = KVM_SYNC_X86_REGS;
 
 	for (;;) {
-		if (ioctl(v->fd, KVM_RUN, 0)) {
+		int rc = ioctl(v->fd, KVM_RUN, 0);
+
+		v->runs++;
+		if (rc) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			e->reason = KVM_EXIT_UNKNOWN;

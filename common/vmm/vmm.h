@@ -49,6 +49,7 @@ struct vcpu {
 	uint8_t *stack;
 	size_t stack_size;
 	bool user;
+	uint64_t runs;		/* KVM_RUN calls that returned to us */
 };
 
 /* Result of one guest call. */

@@ -74,4 +74,6 @@ grep -q 'passed, .* failed, .* skipped' "$tmp/out" || {
 	bad=$((bad + 1)); echo "harness: FAIL closing line missing"; }
 
 echo "harness: verdict logic self-check: $ok ok, $bad wrong"
+# The profile report: a mechanism that did not run says why, never zeros.
+python3 "$here/../../../bench/profile_report.py" --self-test || bad=$((bad + 1))
 [ $bad -eq 0 ]

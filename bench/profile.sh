@@ -1,0 +1,33 @@
+#!/bin/bash
+# make profile (and the end of make bench), host side: where the cost goes.
+# Boots the bench kernel twice in profile mode: once as the wall-clock bench
+# boots (two vCPUs, so that a mechanism's threads run side by side) for the
+# event counts, once with -icount shift=0 on one vCPU for the kernel path,
+# then writes bench/results/latest-profile.{md,csv,dat,svg}.
+#   profile.sh BZIMAGE INITRAMFS RUNDIR
+# Environment: PROFILE_ITERS (100), ACCEL (tcg|kvm; kvm: counts only).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+bz=$1 initrd=$2 runs=$3
+out=$here/results
+iters=${PROFILE_ITERS:-100}
+mkdir -p "$out" "$runs"
+
+logs=()
+echo "profile: event counts ($iters iterations per job, two vCPUs)"
+"$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/profile-counts" profile "-c,-i,$iters"
+logs+=("counts=$runs/profile-counts/tap.log")
+if [ "${ACCEL:-tcg}" = tcg ]; then
+	echo "profile: kernel path (-icount shift=0, one vCPU)"
+	ICOUNT=1 SMP=1 "$top/common/qemu/run.sh" "$bz" "$initrd" \
+		"$runs/profile-path" profile "-p,-i,$iters"
+	logs+=("path=$runs/profile-path/tap.log")
+fi
+python3 "$here/profile_report.py" "$out" "${logs[@]}"
+if command -v gnuplot >/dev/null && [ -s "$out/latest-profile-getppid.dat" ]; then
+	gnuplot -e "dir='$out'; ng=$(cat "$out/latest-profile-getppid.ncols"); nm=$(cat "$out/latest-profile-mixed.ncols")" \
+		"$here/plot-profile.gp" &&
+		echo "profile: plot in ${out#$top/}/latest-profile.svg"
+fi
+echo "profile: report in ${out#$top/}/latest-profile.md"

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The profile's counting, against counts known in advance: N getppid()
+ * through KVM_HC_HOST_SYSCALL raise the vCPU's hypercall stat by exactly N
+ * and give no return to the VMM; N exit-pio calls are N io exits and N
+ * KVM_RUN returns; a forwarded hypercall is one of each; a native getppid
+ * is one syscall; a SYSCALL_USER_DISPATCH call is one signal.  The per-op
+ * figures come from wl_count_op(), the division the profile uses.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "kselftest.h"
+#include "profile.h"
+
+#define ITERS		50
+#define FILE_PATH	"/tmp/counters.dat"
+
+struct expect {
+	const char *mech;
+	int op;
+	int counter;
+	double want;
+	bool exact;	/* a per-vCPU count; else machine-wide, may gain noise */
+};
+
+static const struct expect expects[] = {
+	{ "hypercall", OP_NULL, WC_KVM_HYPERCALLS, 1, true },
+	{ "hypercall", OP_NULL, WC_KVM_RUN, 0, true },
+	{ "hypercall", OP_NULL, WC_HYPERCALL, 1, false },
+	{ "hypercall", OP_NULL, WC_USER_EXIT, 0, false },
+	{ "hypercall", OP_MIXED, WC_KVM_HYPERCALLS, 7, true },
+	{ "hypercall", OP_MIXED, WC_KVM_RUN, 0, true },
+	{ "exit-pio", OP_NULL, WC_KVM_IO_EXITS, 1, true },
+	{ "exit-pio", OP_NULL, WC_KVM_RUN, 1, true },
+	{ "exit-pio", OP_NULL, WC_KVM_HYPERCALLS, 0, true },
+	{ "exit-pio", OP_BARE, WC_KVM_IO_EXITS, 1, true },
+	{ "exit-hypercall", OP_NULL, WC_KVM_HYPERCALLS, 1, true },
+	{ "exit-hypercall", OP_NULL, WC_KVM_RUN, 1, true },
+	{ "exit-hypercall", OP_NULL, WC_USER_EXIT, 1, false },
+	{ "native", OP_NULL, WC_SYSCALL, 1, false },
+	{ "native", OP_MIXED, WC_SYSCALL, 7, false },
+	{ "sud", OP_NULL, WC_SIGNAL, 1, false },
+};
+
+#define NR_EXPECTS	(sizeof(expects) / sizeof(expects[0]))
+
+/* Machine-wide counts may gain another task's rare event, never lose one. */
+static bool close_enough(const struct expect *e, double got)
+{
+	if (e->exact)
+		return fabs(got - e->want) < 1e-9;
+	return got >= e->want - 1e-9 && got < e->want + 0.1;
+}
+
+int main(int argc, char **argv)
+{
+	bool allow_missing = wl_allow_missing(argc, argv);
+	unsigned int i;
+
+	ksft_print_header();
+	ksft_set_plan(NR_EXPECTS);
+	if (wl_make_file(FILE_PATH))
+		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
+	for (i = 0; i < NR_EXPECTS; i++) {
+		const struct expect *e = &expects[i];
+		const struct wl_mech *m = wl_mech_by_name(e->mech);
+		const char *what = wl_counter_names[e->counter], *why;
+		double per_op[NR_COUNTERS];
+		struct wl_counters wc;
+		struct wl_vm w;
+		char err[160];
+		int r;
+
+		if (!m->available(&why)) {
+			if (allow_missing)
+				ksft_test_result_skip("%s: %s\n", e->mech, why);
+			else
+				ksft_test_result_fail("%s: not available: %s\n", e->mech, why);
+			continue;
+		}
+		if (wl_vm_init(&w, m, FILE_PATH, &why)) {
+			ksft_test_result_fail("%s: %s: %s\n", e->mech, why, strerror(errno));
+			continue;
+		}
+		wl_counters_open(&wc, &w);
+		if (!wc.have[e->counter]) {
+			ksft_test_result_fail("%s %s: %s not counted: %s\n", e->mech,
+					      wl_op_names[e->op], what, wc.why[e->counter]);
+		} else {
+			r = wl_enter(&w) ? -1 :
+			    wl_count_op(&wc, &w, e->op, ITERS, per_op, err, sizeof(err));
+			wl_leave(&w);
+			if (r)
+				ksft_test_result_fail("%s %s: %s\n", e->mech,
+						      wl_op_names[e->op], err);
+			else
+				ksft_test_result(close_enough(e, per_op[e->counter]),
+						 "%s %s: %s (%s) per op = %.3f, expected %s%g\n",
+						 e->mech, wl_op_names[e->op], what,
+						 wl_counter_sources[e->counter],
+						 per_op[e->counter],
+						 e->exact ? "exactly " : "", e->want);
+		}
+		wl_counters_close(&wc);
+		wl_vm_destroy(&w);
+	}
+	ksft_finished();
+}

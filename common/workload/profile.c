@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Counting a mechanism's events per op: see profile.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "profile.h"
+
+const char *const wl_counter_names[NR_COUNTERS] = {
+	[WC_VM_EXIT] = "vm-exits",
+	[WC_USER_EXIT] = "userspace-exits",
+	[WC_HYPERCALL] = "hypercalls",
+	[WC_KVM_FPU] = "kvm-fpu-swaps",
+	[WC_SYSCALL] = "syscalls",
+	[WC_CSWITCH] = "context-switches",
+	[WC_TLB] = "cr3-switches+flushes",
+	[WC_SIGNAL] = "signals",
+	[WC_FPU_SAVE] = "task-fpu-saves",
+	[WC_KVM_EXITS] = "stat:exits",
+	[WC_KVM_IO_EXITS] = "stat:io_exits",
+	[WC_KVM_HYPERCALLS] = "stat:hypercalls",
+	[WC_KVM_STATE_RELOAD] = "stat:host_state_reload",
+	[WC_KVM_FPU_RELOAD] = "stat:fpu_reload",
+	[WC_KVM_RUN] = "KVM_RUN-returns",
+};
+
+/* Tracepoints (system:name) and KVM stats (stat name). */
+const char *const wl_counter_sources[NR_COUNTERS] = {
+	[WC_VM_EXIT] = "kvm:kvm_exit",
+	[WC_USER_EXIT] = "kvm:kvm_userspace_exit",
+	[WC_HYPERCALL] = "kvm:kvm_hypercall",
+	[WC_KVM_FPU] = "kvm:kvm_fpu",
+	[WC_SYSCALL] = "raw_syscalls:sys_enter",
+	[WC_CSWITCH] = "sched:sched_switch",
+	[WC_TLB] = "tlb:tlb_flush",
+	[WC_SIGNAL] = "signal:signal_deliver",
+	[WC_FPU_SAVE] = "x86_fpu:x86_fpu_regs_deactivated",
+	[WC_KVM_EXITS] = "exits",
+	[WC_KVM_IO_EXITS] = "io_exits",
+	[WC_KVM_HYPERCALLS] = "hypercalls",
+	[WC_KVM_STATE_RELOAD] = "host_state_reload",
+	[WC_KVM_FPU_RELOAD] = "fpu_reload",
+	[WC_KVM_RUN] = "the VMM's count",
+};
+
+#define TRACEFS	"/sys/kernel/tracing"
+
+const char *wl_tracefs(void)
+{
+	struct stat st;
+
+	if (stat(TRACEFS "/events", &st) == 0)
+		return TRACEFS;
+	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) == 0 &&
+	    stat(TRACEFS "/events", &st) == 0)
+		return TRACEFS;
+	return NULL;
+}
+
+static bool is_tracepoint(int c)
+{
+	return c <= WC_FPU_SAVE;
+}
+
+static bool is_kvm_stat(int c)
+{
+	return c >= WC_KVM_EXITS && c <= WC_KVM_FPU_RELOAD;
+}
+
+static long tracepoint_id(const char *src)
+{
+	char path[256], sys[64];
+	const char *colon = strchr(src, ':');
+	long id = -1;
+	FILE *f;
+
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - src), src);
+	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s/id", sys, colon + 1);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &id) != 1)
+		id = -1;
+	fclose(f);
+	return id;
+}
+
+static int open_tracepoint(struct wl_counters *wc, int c)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(a),
+		.config = tracepoint_id(wl_counter_sources[c]),
+	};
+	int cpu;
+
+	if ((long)a.config < 0) {
+		wc->why[c] = "tracepoint not in this kernel";
+		return -1;
+	}
+	for (cpu = 0; cpu < wc->ncpus; cpu++) {
+		/* Every task on this CPU: the stubs and threads count too. */
+		wc->fd[c][cpu] = syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
+		if (wc->fd[c][cpu] < 0) {
+			wc->why[c] = "perf_event_open failed";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Find the KVM stats the vCPU offers; their data offsets. */
+static void open_kvm_stats(struct wl_counters *wc, struct wl_vm *w)
+{
+	struct kvm_stats_header h;
+	size_t dsz;
+	char *descs;
+	uint32_t i;
+	int c;
+
+	wc->stats_fd = ioctl(w->vcpu.fd, KVM_GET_STATS_FD, NULL);
+	if (wc->stats_fd < 0 || pread(wc->stats_fd, &h, sizeof(h), 0) != sizeof(h))
+		goto fail;
+	dsz = sizeof(struct kvm_stats_desc) + h.name_size;
+	descs = calloc(h.num_desc, dsz);
+	if (!descs || pread(wc->stats_fd, descs, h.num_desc * dsz, h.desc_offset) !=
+	    (ssize_t)(h.num_desc * dsz)) {
+		free(descs);
+		goto fail;
+	}
+	for (i = 0; i < h.num_desc; i++) {
+		struct kvm_stats_desc *d = (void *)(descs + i * dsz);
+
+		for (c = WC_KVM_EXITS; c <= WC_KVM_FPU_RELOAD; c++)
+			if (!strcmp(d->name, wl_counter_sources[c])) {
+				wc->stats_off[c] = h.data_offset + d->offset;
+				wc->have[c] = true;
+			}
+	}
+	free(descs);
+	for (c = WC_KVM_EXITS; c <= WC_KVM_FPU_RELOAD; c++)
+		if (!wc->have[c])
+			wc->why[c] = "not a KVM stat of this kernel";
+	return;
+fail:
+	for (c = WC_KVM_EXITS; c <= WC_KVM_FPU_RELOAD; c++)
+		wc->why[c] = "KVM_GET_STATS_FD failed";
+}
+
+int wl_counters_open(struct wl_counters *wc, struct wl_vm *w)
+{
+	int c, cpu;
+
+	memset(wc, 0, sizeof(*wc));
+	memset(wc->fd, -1, sizeof(wc->fd));
+	wc->stats_fd = -1;
+	wc->ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (wc->ncpus > 8)
+		wc->ncpus = 8;
+	if (!wl_tracefs()) {
+		for (c = 0; c <= WC_FPU_SAVE; c++)
+			wc->why[c] = "no tracefs";
+	} else {
+		for (c = 0; c <= WC_FPU_SAVE; c++) {
+			if (open_tracepoint(wc, c)) {
+				for (cpu = 0; cpu < wc->ncpus; cpu++)
+					if (wc->fd[c][cpu] >= 0)
+						close(wc->fd[c][cpu]);
+				memset(wc->fd[c], -1, sizeof(wc->fd[c]));
+				continue;
+			}
+			wc->have[c] = true;
+		}
+	}
+	if (w->mech->vm) {
+		open_kvm_stats(wc, w);
+		wc->have[WC_KVM_RUN] = true;
+	} else {
+		for (c = WC_KVM_EXITS; c < NR_COUNTERS; c++)
+			wc->why[c] = "no VM";
+	}
+	return 0;
+}
+
+void wl_counters_close(struct wl_counters *wc)
+{
+	int c, cpu;
+
+	for (c = 0; c < NR_COUNTERS; c++)
+		for (cpu = 0; cpu < 8; cpu++)
+			if (wc->fd[c][cpu] >= 0)
+				close(wc->fd[c][cpu]);
+	if (wc->stats_fd >= 0)
+		close(wc->stats_fd);
+	wc->stats_fd = -1;
+}
+
+void wl_counters_read(struct wl_counters *wc, struct wl_vm *w,
+		      uint64_t v[NR_COUNTERS])
+{
+	int c, cpu;
+
+	for (c = 0; c < NR_COUNTERS; c++) {
+		v[c] = 0;
+		if (!wc->have[c])
+			continue;
+		if (is_tracepoint(c)) {
+			for (cpu = 0; cpu < wc->ncpus; cpu++) {
+				uint64_t n = 0;
+
+				if (read(wc->fd[c][cpu], &n, sizeof(n)) == sizeof(n))
+					v[c] += n;
+			}
+		} else if (is_kvm_stat(c)) {
+			if (pread(wc->stats_fd, &v[c], sizeof(v[c]), wc->stats_off[c]) !=
+			    sizeof(v[c]))
+				v[c] = 0;
+		} else {
+			v[c] = w->vcpu.runs;
+		}
+	}
+}
+
+int wl_count_op(struct wl_counters *wc, struct wl_vm *w, int op, long iters,
+		double per_op[NR_COUNTERS], char *why, size_t len)
+{
+	uint64_t a[NR_COUNTERS], b[NR_COUNTERS], c0[NR_COUNTERS], c1[NR_COUNTERS];
+	int c;
+
+	/* The empty job first: what every job pays whatever its length. */
+	wl_counters_read(wc, w, a);
+	if (wl_run(w, op, 0, why, len))
+		return -1;
+	wl_counters_read(wc, w, b);
+	for (c = 0; c < NR_COUNTERS; c++)
+		c0[c] = b[c] - a[c];
+	wl_counters_read(wc, w, a);
+	if (wl_run(w, op, iters, why, len))
+		return -1;
+	wl_counters_read(wc, w, b);
+	for (c = 0; c < NR_COUNTERS; c++) {
+		c1[c] = b[c] - a[c];
+		per_op[c] = ((double)c1[c] - (double)c0[c]) / iters;
+	}
+	return 0;
+}

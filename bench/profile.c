@@ -69,7 +69,13 @@ static const struct bucket buckets[] = {
 		"os_xsave", "os_xrstor*", "xsave*", "xrstor*", "vcpu_enter_guest", NULL } },
 	{ "seccomp", { "seccomp*", "__secure_computing*", "__seccomp*", "populate_seccomp_data",
 		"bpf_prog_run*", NULL } },
-	{ "BPF", { "bpf_*", "__bpf_*", "kvm_hc_host_syscall_bpf", NULL } },
+	/*
+	 * JIT-compiled code lies past the kernel image, so its nearest symbol
+	 * is the image's last: the BPF verdict program and its trampoline, and
+	 * the seccomp filters (classic BPF, JIT-compiled too).
+	 */
+	{ "BPF programs (verdict, or JIT seccomp filter)", { "bpf_*", "__bpf_*",
+		"kvm_hc_host_syscall_bpf", "_einittext", "_etext", NULL } },
 	{ "process_vm_exec", { "*process_vm_exec*", "pvm_*",
 		"x86_gsbase*", "x86_fsbase*", "do_arch_prctl_64", "__ptrace_may_access",
 		"mm_access", NULL } },

@@ -112,7 +112,7 @@ bench:
 	@FLAVOR=bench common/scripts/kernel.sh all
 	@$(MAKE) -s initramfs
 	@bench/run.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
-	@bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
+	@PROFILE_APPEND=1 bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 
 # Where the cost goes (also the end of `make bench`): event counts and the
 # sampled kernel path per op, bench/results/latest-profile.*.

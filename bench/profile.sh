@@ -5,7 +5,8 @@
 # event counts, once with -icount shift=0 on one vCPU for the kernel path,
 # then writes bench/results/latest-profile.{md,csv,dat,svg}.
 #   profile.sh BZIMAGE INITRAMFS RUNDIR
-# Environment: PROFILE_ITERS (100), ACCEL (tcg|kvm; kvm: counts only).
+# Environment: PROFILE_ITERS (100), ACCEL (tcg|kvm; kvm: counts only),
+# PROFILE_APPEND=1 (make bench): append the report to bench/results/latest.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -29,5 +30,9 @@ if command -v gnuplot >/dev/null && [ -s "$out/latest-profile-getppid.dat" ]; th
 	gnuplot -e "dir='$out'; ng=$(cat "$out/latest-profile-getppid.ncols"); nm=$(cat "$out/latest-profile-mixed.ncols")" \
 		"$here/plot-profile.gp" &&
 		echo "profile: plot in ${out#$top/}/latest-profile.svg"
+fi
+# make bench: the bench report gets this as its last section.
+if [ "${PROFILE_APPEND:-0}" = 1 ] && [ -f "$out/latest.md" ]; then
+	{ echo; sed 's/^#/##/' "$out/latest-profile.md"; } >> "$out/latest.md"
 fi
 echo "profile: report in ${out#$top/}/latest-profile.md"

@@ -13,7 +13,7 @@
  * samples as CSV between markers; the host side (report.py) computes
  * medians, percentiles and ratios.
  *
- *   run [-r ROUNDS] [-i ITERS] [-d]
+ *   run [-r ROUNDS] [-i ITERS] [-s UDP_RR_BYTES] [-d]
  * -d: a deterministic (-icount) boot: the mechanisms whose figure means
  * nothing there (wl_mech.icount_na) are listed but not run.
  */
@@ -48,11 +48,17 @@ static int sample(struct wl_vm *w, int round, long iters)
 		printf("# bench: %s: enter: %s\n", m->name, strerror(errno));
 		return 1;
 	}
-	for (op = 0; op < NR_OPS; op++) {
+	for (op = 0; op < NR_BENCH_OPS; op++) {
+		long long s0 = 0, s1;
 		double t0, t1;
 
 		if (!wl_op_applies(m, op))
 			continue;
+		if (wl_op_is_udp(op)) {
+			if (!wl_udp.pid)
+				continue;	/* no echo server: said once, at the start */
+			s0 = wl_udp_server_ns();
+		}
 		t0 = now_ns();
 		if (wl_run(w, op, iters, err, sizeof(err))) {
 			printf("# bench: %s %s: %s\n", m->name, wl_op_names[op], err);
@@ -60,9 +66,15 @@ static int sample(struct wl_vm *w, int round, long iters)
 			continue;
 		}
 		t1 = now_ns();
-		if (round >= 0)
-			printf("%s,%s,%d,%.1f\n", m->name, wl_op_names[op], round,
-			       (t1 - t0) / iters);
+		if (round < 0)
+			continue;
+		printf("%s,%s,%d,%.1f\n", m->name, wl_op_names[op], round,
+		       (t1 - t0) / iters);
+		/* The echo server's own CPU time per transaction, apart. */
+		s1 = wl_op_is_udp(op) ? wl_udp_server_ns() : -1;
+		if (s0 >= 0 && s1 >= 0 && wl_op_is_udp(op))
+			printf("SERVER,%s,%s,%d,%.1f\n", m->name, wl_op_names[op], round,
+			       (double)(s1 - s0) / iters);
 	}
 	wl_leave(w);
 	return failed;
@@ -73,13 +85,16 @@ int main(int argc, char **argv)
 	struct wl_vm *vms = calloc(wl_nr_mechs, sizeof(*vms));
 	int *avail = calloc(wl_nr_mechs, sizeof(*avail));
 	int rounds = 15, opt, r, k, failed = 0;
+	unsigned int rr_size = 1;
 	bool deterministic = false;
 	long iters = 200;
 	struct utsname u;
 	const char *why;
 
-	while ((opt = getopt(argc, argv, "r:i:d")) != -1) {
-		if (opt == 'r')
+	while ((opt = getopt(argc, argv, "r:i:ds:")) != -1) {
+		if (opt == 's')
+			rr_size = atoi(optarg);	/* udp-rr's payload, netperf -r */
+		else if (opt == 'r')
 			rounds = atoi(optarg);
 		else if (opt == 'i')
 			iters = atol(optarg);
@@ -94,6 +109,11 @@ int main(int argc, char **argv)
 		printf("# bench: %s: %s\n", FILE_PATH, strerror(errno));
 		return 1;
 	}
+	if (wl_udp_start(rr_size, &why))
+		printf("# bench: udp-rr not run: %s: %s\n", why, strerror(errno));
+	else
+		printf("# bench: udp-rr: %u-byte request and reply (udp-rr-1K: 1024), echo server on %s\n",
+		       wl_udp.size, wl_udp.note);
 	for (k = 0; k < wl_nr_mechs; k++) {
 		const struct wl_mech *m = wl_mechs[k];
 
@@ -134,6 +154,7 @@ int main(int argc, char **argv)
 	for (k = 0; k < wl_nr_mechs; k++)
 		if (avail[k])
 			wl_vm_destroy(&vms[k]);
+	wl_udp_stop();
 	unlink(FILE_PATH);
 	return failed;
 }

@@ -10,7 +10,9 @@ import json
 import statistics
 import sys
 
-OPS = ['bare-exit', 'getppid', 'pipe-64B', 'pread-4K', 'open-fstat-close', 'mixed']
+OPS = ['bare-exit', 'getppid', 'pipe-64B', 'pread-4K', 'open-fstat-close', 'mixed',
+       'udp-rr', 'udp-rr-1K']
+UDP_OPS = ['udp-rr', 'udp-rr-1K']
 
 
 class Mech:
@@ -26,6 +28,7 @@ class Mech:
 def parse(path):
     """Samples per (mech, op), the run's notes, and samples per round."""
     samples, by_round, inside, notes, mechs = {}, {}, False, [], []
+    server = {}
     with open(path, errors='replace') as f:
         for line in f:
             line = line.strip().replace('\r', '')
@@ -37,11 +40,18 @@ def parse(path):
                 inside = False
             elif line.startswith('# bench:'):
                 notes.append(line[2:])
+            elif inside and line.startswith('SERVER,') and line.count(',') == 4:
+                _, mech, op, rnd, ns = line.split(',')
+                server.setdefault((mech, op), []).append(float(ns))
             elif inside and not line.startswith(('#', 'mech,')) and line.count(',') == 3:
                 mech, op, rnd, ns = line.split(',')
                 samples.setdefault((mech, op), []).append(float(ns))
                 by_round.setdefault((mech, op), {})[int(rnd)] = float(ns)
+    parse.server[path] = server
     return samples, notes, by_round, mechs
+
+
+parse.server = {}
 
 
 def pct(xs, p):
@@ -155,6 +165,55 @@ def ratio(st, a, b, op='getppid'):
     return None
 
 
+def udp_section(st, server, mechs, icount):
+    """netperf -t UDP_RR, as the posting measured it: transactions per second
+    per mechanism (wall clock), or instructions per transaction with the echo
+    server's own share apart (icount)."""
+    rows = [m for m in mechs if any((m.name, o) in st for o in UDP_OPS) or
+            (icount and m.icount_na)]
+    if not rows:
+        return []
+    if not icount:
+        out = ['| mechanism | udp-rr trans/s | / native | udp-rr-1K trans/s | / native |',
+               '|---|---|---|---|---|']
+        for m in rows:
+            cells = []
+            for op in UDP_OPS:
+                v, n = st.get((m.name, op)), st.get(('native', op))
+                cells += [f'{1e9 / v[0]:.0f}' if v else '-',
+                          f'{n[0] / v[0]:.2f}' if v and n else '-']
+            out.append(f'| {m.name} | ' + ' | '.join(cells) + ' |')
+        out += ['', 'Transactions per second from the median time per transaction '
+                '(one request and one reply through the mechanism, the echo server a '
+                'separate process on the same two vCPUs).']
+        for a, b, pub in (('hypercall', 'exit-pio', '95965 / 58709 = 1.63x'),
+                          ('hypercall', 'native', '95965 / 146461 = 0.66x')):
+            x, y = st.get((a, 'udp-rr')), st.get((b, 'udp-rr'))
+            if x and y:
+                out.append(f'- udp-rr, {a} / {b} in transactions per second: '
+                           f'**{y[0] / x[0]:.2f}x** (the posting, gVisor on a Xeon Gold '
+                           f'6268CL: {pub})')
+        return out + ['']
+    out = ['| mechanism | udp-rr total | echo server | client path | udp-rr-1K total | echo server | client path |',
+           '|---|---|---|---|---|---|---|']
+    for m in rows:
+        if m.icount_na:
+            out.append(f'| {m.name} | n/a |' + ' |' * 5)
+            continue
+        cells = []
+        for op in UDP_OPS:
+            v = st.get((m.name, op))
+            sv = server.get((m.name, op))
+            srv = statistics.median(sv) if sv else None
+            cells += [us(v[0]) if v else '-', us(srv) if srv is not None else '-',
+                      us(v[0] - srv) if v and srv is not None else '-']
+        out.append(f'| {m.name} | ' + ' | '.join(cells) + ' |')
+    return out + ['', 'Thousands of guest instructions per transaction (median); the echo '
+                  "server's own CPU time (its process clock, which under -icount is its "
+                  'instructions) apart from the rest: the client side, the mechanism, the '
+                  'loopback and the switches between the two processes.', '']
+
+
 # The comparisons a reviewer of the posting looks for first: (a, b, what
 # was published about a / b).  Data, not logic: a pair whose mechanisms did
 # not run is left out.
@@ -214,6 +273,9 @@ def main():
         md += above_floor(st['wall'], rounds['wall'], mechs, False, 'microseconds')
         md += ['']
         md += above_native(st['wall'], rounds['wall'], mechs, False, 'microseconds')
+        udp = udp_section(st['wall'], parse.server.get(runs['wall'], {}), mechs, False)
+        if udp:
+            md += ['### UDP_RR (netperf -t UDP_RR over the loopback)', ''] + udp
     icounts = [n for n in st if n.startswith('icount') and st[n]]
     if icounts:
         first = st[icounts[0]]
@@ -226,6 +288,9 @@ def main():
         md += ['']
         md += above_native(first, rounds[icounts[0]], mechs, True,
                            'thousands of guest instructions')
+        udp = udp_section(first, parse.server.get(runs[icounts[0]], {}), mechs, True)
+        if udp:
+            md += ['### UDP_RR per transaction', ''] + udp
         if len(icounts) > 1:
             na = {m.name for m in mechs if m.icount_na}
             diffs = []

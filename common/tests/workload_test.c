@@ -25,12 +25,14 @@
 #include "workload.h"
 
 #define ITERS		20
+#define RR_ITERS	200	/* udp-rr transactions, each reply checked */
 #define KILL_AFTER_MS	300
 #define FILE_PATH	"/tmp/workload.dat"
 
 static int plan_for(const struct wl_mech *m)
 {
-	int op, n = m->stub ? 2 : 0;	/* the kill test and the run after it */
+	/* the kill test and the run after it; udp-rr with no server */
+	int op, n = (m->stub ? 2 : 0) + 1;
 
 	for (op = 0; op < NR_ALL_OPS; op++)
 		n += wl_op_applies(m, op);
@@ -59,18 +61,20 @@ static void run_ops(const struct wl_mech *m, struct wl_vm *w)
 
 		if (!wl_op_applies(m, op))
 			continue;
+		long iters = wl_op_is_udp(op) ? RR_ITERS : ITERS;
+
 		w->exits = w->fallbacks = 0;
-		if (wl_run(w, op, ITERS, why, sizeof(why))) {
+		if (wl_run(w, op, iters, why, sizeof(why))) {
 			ksft_test_result_fail("%s %s: %s\n", m->name, wl_op_names[op], why);
 			continue;
 		}
-		want = m->runs_calls ? (long)wl_op_calls[op] * ITERS : 0;
+		want = m->runs_calls ? (long)wl_op_calls[op] * iters : 0;
 		/* Where an unknown call goes is policy (bpf sends it to the VMM). */
 		if (op == OP_BAD)
 			want = w->exits;
 		ksft_test_result(w->exits == want,
-				 "%s %s: %d iterations, results as native, %ld of %ld calls run by the runner (%ld fallback exits)\n",
-				 m->name, wl_op_names[op], ITERS, w->exits, want,
+				 "%s %s: %ld iterations, results as native, %ld of %ld calls run by the runner (%ld fallback exits)\n",
+				 m->name, wl_op_names[op], iters, w->exits, want,
 				 w->fallbacks);
 	}
 }
@@ -119,6 +123,26 @@ static void kill_stub(const struct wl_mech *m, const char *file)
 		wl_vm_destroy(&w);
 }
 
+/* udp-rr once the echo server is gone: ECONNREFUSED, said as such. */
+static void no_server(const struct wl_mech *m, const char *file)
+{
+	const char *what;
+	char why[160] = "";
+	struct wl_vm w;
+	int r;
+
+	if (wl_vm_init(&w, m, file, &what)) {
+		ksft_test_result_fail("%s udp-rr, no server: %s: %s\n", m->name, what,
+				      strerror(errno));
+		return;
+	}
+	r = wl_enter(&w) ? -1 : wl_run(&w, OP_UDP_RR, RR_ITERS, why, sizeof(why));
+	wl_leave(&w);
+	ksft_test_result(r == -1 && strstr(why, "Connection refused"),
+			 "%s udp-rr, no server: the run ends with \"%s\"\n", m->name, why);
+	wl_vm_destroy(&w);
+}
+
 int main(int argc, char **argv)
 {
 	bool allow_missing = wl_allow_missing(argc, argv);
@@ -131,6 +155,10 @@ int main(int argc, char **argv)
 	ksft_set_plan(plan);
 	if (wl_make_file(FILE_PATH))
 		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
+	if (wl_udp_start(1, &what))
+		ksft_print_msg("udp-rr: no echo server: %s: %s\n", what, strerror(errno));
+	else
+		ksft_print_msg("udp-rr: echo server on %s, pid %d\n", wl_udp.note, wl_udp.pid);
 
 	for (i = 0; i < wl_nr_mechs; i++) {
 		const struct wl_mech *m = wl_mechs[i];
@@ -160,6 +188,20 @@ int main(int argc, char **argv)
 		wl_vm_destroy(&w);
 		if (m->stub)
 			kill_stub(m, FILE_PATH);
+	}
+	wl_udp_stop();
+	for (i = 0; i < wl_nr_mechs; i++) {
+		const struct wl_mech *m = wl_mechs[i];
+
+		if (!m->available(&what)) {
+			if (allow_missing)
+				ksft_test_result_skip("%s: %s\n", m->name, what);
+			else
+				ksft_test_result_fail("%s udp-rr, no server: not available: %s\n",
+						      m->name, what);
+			continue;
+		}
+		no_server(m, FILE_PATH);
 	}
 	unlink(FILE_PATH);
 	ksft_finished();

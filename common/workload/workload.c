@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "workload.h"
@@ -20,18 +22,21 @@ const char *const wl_op_names[NR_ALL_OPS] = {
 	[OP_PREAD] = "pread-4K",
 	[OP_OPEN] = "open-fstat-close",
 	[OP_MIXED] = "mixed",
+	[OP_UDP_RR] = "udp-rr",
+	[OP_UDP_RR_1K] = "udp-rr-1K",
 	[OP_BAD] = "bad-calls",
 };
 
 const unsigned int wl_syscall_nrs[] = {
 	__NR_getppid, __NR_write, __NR_read, __NR_pread64,
-	__NR_open, __NR_fstat, __NR_close,
+	__NR_open, __NR_fstat, __NR_close, __NR_sendto, __NR_recvfrom,
 };
 const unsigned int wl_nr_syscalls = sizeof(wl_syscall_nrs) / sizeof(wl_syscall_nrs[0]);
 
 const int wl_op_calls[NR_ALL_OPS] = {
 	[OP_BARE] = 0, [OP_NULL] = 1, [OP_PIPE] = 2, [OP_PREAD] = 1,
-	[OP_OPEN] = 3, [OP_MIXED] = 7, [OP_BAD] = 3,
+	[OP_OPEN] = 3, [OP_MIXED] = 7, [OP_UDP_RR] = 2, [OP_UDP_RR_1K] = 2,
+	[OP_BAD] = 3,
 };
 
 const struct wl_mech *wl_mech_by_name(const char *name)
@@ -86,6 +91,12 @@ long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
 	return ret == -1 ? -errno : ret;
 }
 
+int wl_run_in_caller(struct wl_vm *w, char *why, size_t len)
+{
+	wl_guest_run((uintptr_t)w->job);
+	return 0;
+}
+
 /* What gVisor's Sentry does after an exit: run the call on the host. */
 void wl_run_for_code(struct pt_regs *r)
 {
@@ -97,9 +108,20 @@ static int ctx_init(struct wl_ctx *c, const char *file)
 {
 	int p[2];
 
-	c->pipe_r = c->pipe_w = c->file_fd = -1;
+	c->pipe_r = c->pipe_w = c->file_fd = c->sock_fd = -1;
 	if (pipe(p))
 		return -1;
+	c->rr_size = wl_udp.size ? wl_udp.size : 1;
+	if (wl_udp.addr_len) {
+		/* A lost reply must end the run: recvfrom() gives up after 2 s. */
+		struct timeval tv = { .tv_sec = 2 };
+
+		c->sock_fd = socket(wl_udp.family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (c->sock_fd < 0 ||
+		    setsockopt(c->sock_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+		    connect(c->sock_fd, (struct sockaddr *)wl_udp.addr, wl_udp.addr_len))
+			return -1;
+	}
 	c->pipe_r = p[0];
 	c->pipe_w = p[1];
 	c->ppid = getppid();
@@ -147,6 +169,8 @@ void wl_vm_destroy(struct wl_vm *w)
 			close(c->pipe_w);
 		if (c->file_fd > 0)
 			close(c->file_fd);
+		if (c->sock_fd > 0)
+			close(c->sock_fd);
 	}
 	w->mech->destroy(w);
 	wl_shared_free(w);
@@ -174,13 +198,32 @@ int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len)
 		snprintf(why, len, "%s has no %s", w->mech->name, wl_op_names[op]);
 		return -1;
 	}
+	if (wl_op_is_udp(op) && c->sock_fd < 0) {
+		snprintf(why, len, "%s: no echo server (wl_udp_start())", wl_op_names[op]);
+		return -1;
+	}
 	c->errors = c->hc_errors = 0;
 	c->stop = 0;
+	c->rr_fail_seq = 0;
 	w->job->ctx = c;
 	w->job->op = op;
 	w->job->iters = iters;
 	if (w->mech->run(w, why, len))
 		return -1;
+	if (c->rr_fail_seq) {
+		static const char *const step[] = { "sendto", "recvfrom", "reply" };
+		long r = c->rr_fail_ret;
+
+		if (c->rr_fail_step == 2)
+			snprintf(why, len, "%s transaction %llu: the reply does not carry its sequence number",
+				 wl_op_names[op], (unsigned long long)c->rr_fail_seq);
+		else
+			snprintf(why, len, "%s transaction %llu: %s returned %ld%s%s%s",
+				 wl_op_names[op], (unsigned long long)c->rr_fail_seq,
+				 step[c->rr_fail_step], r, r < 0 ? " (" : "",
+				 r < 0 ? strerror(-r) : "", r < 0 ? ")" : "");
+		return -1;
+	}
 	if (c->stop) {
 		snprintf(why, len, "the mechanism stopped the job (last error %ld)",
 			 c->last_hc_error);

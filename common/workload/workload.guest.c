@@ -74,8 +74,8 @@ void wl_bare_hypercall(struct wl_ctx *c)
 	check(c, guest_hypercall1(UNKNOWN_HC, 0) == -HC_KVM_ENOSYS);
 }
 
-static long sys(struct wl_ctx *c, long nr, long a0, long a1, long a2,
-		long a3)
+static long sys6(struct wl_ctx *c, long nr, long a0, long a1, long a2,
+		 long a3, long a4, long a5)
 {
 	struct pt_regs *r = &c->regs;
 
@@ -84,8 +84,15 @@ static long sys(struct wl_ctx *c, long nr, long a0, long a1, long a2,
 	r->rsi = a1;
 	r->rdx = a2;
 	r->r10 = a3;
-	r->r8 = r->r9 = 0;
+	r->r8 = a4;
+	r->r9 = a5;
 	return c->call(c, r);
+}
+
+static long sys(struct wl_ctx *c, long nr, long a0, long a1, long a2,
+		long a3)
+{
+	return sys6(c, nr, a0, a1, a2, a3, 0, 0);
 }
 
 static void op_null(struct wl_ctx *c)
@@ -133,6 +140,48 @@ static void op_open(struct wl_ctx *c)
 	check(c, sys(c, __NR_close, fd, 0, 0, 0) == 0);
 }
 
+static void rr_fail(struct wl_ctx *c, int step, long ret)
+{
+	c->errors++;
+	c->rr_fail_seq = c->rr_seq;
+	c->rr_fail_step = step;
+	c->rr_fail_ret = ret;
+	c->stop = 1;	/* a lost or wrong reply ends the run, never a retry */
+}
+
+/*
+ * One UDP_RR transaction, as netperf makes it: sendto() the request on the
+ * connected socket, recvfrom() the reply, which the echo server returns
+ * as it came: byte i is (seq + i) & 0xff, so a 1-byte reply carries the
+ * low byte of the sequence number and a longer one all of it.
+ */
+static void op_udp_rr(struct wl_ctx *c, unsigned int size)
+{
+	unsigned int i;
+	long r;
+
+	c->rr_seq++;
+	for (i = 0; i < size; i++)
+		c->rr_out[i] = (unsigned char)(c->rr_seq + i);
+	if (size >= 8)
+		*(uint64_t *)c->rr_out = c->rr_seq;
+	r = sys6(c, __NR_sendto, c->sock_fd, (long)c->rr_out, size, 0, 0, 0);
+	if (r != (long)size) {
+		rr_fail(c, 0, r);
+		return;
+	}
+	r = sys6(c, __NR_recvfrom, c->sock_fd, (long)c->rr_in, WL_RR_MAX, 0, 0, 0);
+	if (r != (long)size) {
+		rr_fail(c, 1, r);
+		return;
+	}
+	for (i = 0; i < size; i++)
+		if (c->rr_in[i] != c->rr_out[i]) {
+			rr_fail(c, 2, r);
+			return;
+		}
+}
+
 /*
  * Defined errors through the mechanism: an unknown number is -ENOSYS, a
  * buffer nobody maps is -EFAULT, and the file is left as it was.
@@ -174,6 +223,12 @@ uint64_t wl_guest_run(uint64_t arg)
 			op_pipe(c);
 			op_pread(c);
 			op_open(c);
+			break;
+		case OP_UDP_RR:
+			op_udp_rr(c, c->rr_size);
+			break;
+		case OP_UDP_RR_1K:
+			op_udp_rr(c, WL_RR_MAX);
 			break;
 		case OP_BAD:
 			op_bad(c);

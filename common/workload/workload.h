@@ -26,14 +26,24 @@ enum wl_op {
 	OP_PREAD,	/* pread 4 KiB from a file */
 	OP_OPEN,	/* open + fstat + close */
 	OP_MIXED,	/* one of each of the above, in a row */
-	NR_OPS,
+	NR_OPS,		/* the micro-ops */
+	/*
+	 * netperf's UDP_RR: one request, one reply (sendto + recvfrom) to an
+	 * echo server on the loopback (wl_udp_start()), payload wl_udp.size,
+	 * or 1 KiB; the reply must carry the request's sequence number.
+	 */
+	OP_UDP_RR = NR_OPS,
+	OP_UDP_RR_1K,
+	NR_BENCH_OPS,
 	/*
 	 * Tests only, not benched: an unknown syscall number must give
 	 * -ENOSYS and a bad buffer -EFAULT, through every mechanism.
 	 */
-	OP_BAD = NR_OPS,
+	OP_BAD = NR_BENCH_OPS,
 	NR_ALL_OPS
 };
+
+#define WL_RR_MAX	1024		/* the 1 KiB point's payload */
 
 /* The unknown syscall number OP_BAD makes (no mechanism uses it). */
 #define WL_NR_UNKNOWN	0x7fff0ff0L
@@ -78,6 +88,14 @@ struct wl_ctx {
 	uint64_t hc_errors;		/* calls the mechanism refused to run */
 	long last_hc_error;		/* the mechanism's last refusal */
 	int stop;			/* set by a hook: no call can run any more */
+	/* udp-rr: a socket connected to the echo server, -1 without one */
+	int sock_fd;
+	unsigned int rr_size;		/* OP_UDP_RR's payload */
+	uint64_t rr_seq;		/* transactions made */
+	uint64_t rr_fail_seq;		/* the first that failed, 0 if none */
+	long rr_fail_ret;		/* what its call returned */
+	int rr_fail_step;		/* 0 send, 1 receive, 2 wrong reply */
+	unsigned char rr_out[WL_RR_MAX], rr_in[WL_RR_MAX];
 	char path[64];
 	unsigned char out[WL_PIPE_BYTES], in[WL_PIPE_BYTES];
 	unsigned char page[WL_PAGE];
@@ -159,11 +177,36 @@ struct wl_vm {
 };
 
 extern const char *const wl_op_names[NR_ALL_OPS];
+/* Whether op is a udp-rr op (needs the echo server). */
+static inline bool wl_op_is_udp(int op)
+{
+	return op == OP_UDP_RR || op == OP_UDP_RR_1K;
+}
 /* Syscalls one iteration of each op makes. */
 extern const int wl_op_calls[NR_ALL_OPS];
 /* Every syscall number the workload uses, and how many there are. */
 extern const unsigned int wl_syscall_nrs[];
 extern const unsigned int wl_nr_syscalls;
+
+/*
+ * The udp-rr ops' echo server, a child process bound to the loopback
+ * (::1, or 127.0.0.1 if the kernel has no IPv6: note says which and why).
+ * wl_vm_init() connects each context's socket to it.
+ */
+struct wl_udp {
+	pid_t pid;			/* the echo server, 0 if none */
+	int family;			/* AF_INET6 or AF_INET */
+	unsigned char addr[28];		/* its struct sockaddr_in{,6} */
+	unsigned int addr_len;
+	unsigned int size;		/* OP_UDP_RR's payload (1, as netperf -r 1,1) */
+	char note[128];
+};
+extern struct wl_udp wl_udp;
+int wl_udp_start(unsigned int size, const char **why);
+/* Kill the server; new contexts still connect to its (now closed) port. */
+void wl_udp_stop(void);
+/* The echo server's CPU time so far, in ns (-1 if unknown). */
+long long wl_udp_server_ns(void);
 
 /* Whether op applies to the mechanism (OP_BARE needs a VM). */
 static inline bool wl_op_applies(const struct wl_mech *m, int op)
@@ -192,6 +235,8 @@ bool wl_allow_missing(int argc, char **argv);
 long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
 		  unsigned long a2, unsigned long a3, unsigned long a4,
 		  unsigned long a5);
+/* A mechanism's run hook when the code runs in the caller itself. */
+int wl_run_in_caller(struct wl_vm *w, char *why, size_t len);
 /* Run the call in r on this process, as a VMM or supervisor does. */
 void wl_run_for_code(struct pt_regs *r);
 /* KVM_CHECK_EXTENSION on /dev/kvm: its value, or -1. */

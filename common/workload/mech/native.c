@@ -17,12 +17,6 @@ static int native_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-static int native_run(struct wl_vm *w, char *why, size_t len)
-{
-	wl_guest_run((uintptr_t)w->job);
-	return 0;
-}
-
 static void native_destroy(struct wl_vm *w)
 {
 }
@@ -32,6 +26,6 @@ const struct wl_mech wl_mech_native = {
 	.summary = "the code makes the syscall itself, on the host",
 	.available = native_available,
 	.init = native_init,
-	.run = native_run,
+	.run = wl_run_in_caller,
 	.destroy = native_destroy,
 };

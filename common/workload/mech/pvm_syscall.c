@@ -50,12 +50,6 @@ static int pvm_syscall_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-static int pvm_syscall_run(struct wl_vm *w, char *why, size_t len)
-{
-	wl_guest_run((uintptr_t)w->job);
-	return 0;
-}
-
 static void pvm_syscall_destroy(struct wl_vm *w)
 {
 	wl_stub_kill(w);
@@ -69,6 +63,6 @@ const struct wl_mech wl_mech_pvm_syscall = {
 	.stub = true,
 	.available = pvm_available,
 	.init = pvm_syscall_init,
-	.run = pvm_syscall_run,
+	.run = wl_run_in_caller,
 	.destroy = pvm_syscall_destroy,
 };

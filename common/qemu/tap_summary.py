@@ -19,14 +19,17 @@ Prints the closing line "N passed, N failed, N skipped"; exit 1 on failure.
 import re
 import sys
 
-RESULT = re.compile(r'^(\s*)(not ok|ok)\b\s*(\d+)?\s*-?\s*([^#]*)(#\s*(\w+)(.*))?$')
+# A directive is a word after '#' (SKIP, TODO); any other comment after
+# '#' is kept with the result, which still counts.
+RESULT = re.compile(r'^(\s*)(not ok|ok)\b\s*(\d+)?\s*-?\s*([^#]*)(#\s*(\S*)(.*))?$')
 END = '# kvm-hc: end of run'
 # Kernel messages that fail a run whatever the tests said.  The two ACPI
 # errors QEMU always provokes are not here: they are not splats.
 SPLATS = re.compile(r'(WARNING:|BUG:|Oops|Kernel panic|general protection fault|'
                     r'KASAN|UBSAN|kernel BUG|Call Trace:|INFO: task .* blocked|'
                     r'possible recursive locking|circular locking|'
-                    r'suspicious RCU usage|DEBUG_LOCKS_WARN_ON|INFO: lockdep|watchdog: BUG|rcu_sched self-detected)')
+                    r'suspicious RCU usage|DEBUG_LOCKS_WARN_ON|INFO: lockdep|watchdog: BUG|rcu_sched self-detected|'
+                    r'new suspected memory leaks)')
 
 
 def main():

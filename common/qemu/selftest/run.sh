@@ -54,6 +54,11 @@ check "BUG in kernel log" 1 "$PASS_TAP" "$CLEAN
 [   12.3] BUG: sleeping function called from invalid context at mm/memory.c:6000"
 check "lockdep report" 1 "$PASS_TAP" "$CLEAN
 [   12.3] WARNING: possible circular locking dependency detected"
+check "not ok with a comment that is not a directive" 1 "1..1
+not ok 1 kmemleak # /sys/kernel/debug/kmemleak missing
+$END" "$CLEAN"
+check "kmemleak report in kernel log" 1 "$PASS_TAP" "$CLEAN
+[   99.1] kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)"
 check "only skips" 0 "1..1
 ok 1 prog1 # SKIP kvm_amd nrips=0
 $END" "$CLEAN"

@@ -7,6 +7,8 @@
 #   ICOUNT=1        deterministic guest time: -icount shift=0,sleep=off
 #   TIMEOUT=secs    hard limit for the whole boot (default 1500)
 #   SMP, MEM        guest CPUs (2) and memory (1G)
+#   KVMHC_ENV="A=1 B=2"  exported to the guest's programs (kvmhc.env.*)
+#   ONLY="t1 t2"    run only these tests
 # The TAP stream (ttyS1) is shown live and saved as OUTDIR/tap.log, the
 # kernel log (ttyS0) as OUTDIR/console.log.  The verdict comes from
 # tap_summary.py, which also fails the run on kernel splats or a missing
@@ -30,6 +32,8 @@ esac
 
 cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=7 kvmhc.mode=$mode"
 [ -n "$args" ] && cmdline+=" kvmhc.args=$args"
+for kv in ${KVMHC_ENV:-}; do cmdline+=" kvmhc.env.$kv"; done
+[ -n "${ONLY:-}" ] && cmdline+=" kvmhc.only=$(echo $ONLY | tr ' ' ',')"
 
 echo "qemu: ${accel[*]} -smp ${SMP:-2} -m ${MEM:-1G} ($mode, timeout ${TIMEOUT}s)"
 timeout -s KILL "$TIMEOUT" qemu-system-x86_64 "${accel[@]}" \

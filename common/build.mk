@@ -35,3 +35,12 @@ $(TESTS_OUT)/counters_test: $(OBJ)/common/tests/counters_test.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS) -lm
 GUEST_TESTS += $(TESTS_OUT)/counters_test
+
+# The bounded hypercall fuzzer (FUZZ_SEED, FUZZ_CALLS, FUZZ_SECONDS).
+$(OBJ)/common/tests/hc_fuzz_test.o: HOST_CFLAGS += -I$(TOP)/bpf-variant/src
+$(TESTS_OUT)/hc_fuzz_test: $(OBJ)/common/tests/hc_fuzz_test.o \
+		$(OBJ)/common/tests/hc_fuzz.guest.o $(VMM_OBJS) \
+		$(OBJ)/bpf-variant/src/hc_policy.o
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(BPF_LIBS)
+GUEST_TESTS += $(TESTS_OUT)/hc_fuzz_test

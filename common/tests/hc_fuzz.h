@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What hc_fuzz_test's host half hands its guest half: a list of hypercalls. */
+#ifndef HC_FUZZ_H
+#define HC_FUZZ_H
+#include <stdint.h>
+
+struct hc_fuzz_call {
+	uint64_t nr;		/* rax: KVM_HC_HOST_SYSCALL, mostly */
+	uint64_t a0;		/* rbx: the pt_regs pointer, or not one */
+	uint64_t a1, a2, a3;	/* rcx, rdx, rsi: must be 0 for nr 13 */
+	int64_t ret;		/* rax after the hypercall */
+};
+
+struct hc_fuzz_list {
+	uint64_t next;		/* first call not made yet */
+	uint64_t end;		/* the guest stops before this one */
+	struct hc_fuzz_call call[];
+};
+
+/* Make calls next..end-1; returns the number made. */
+uint64_t hc_fuzz_guest_run(uint64_t list);
+#endif

@@ -1,0 +1,920 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hc_fuzz_test: a bounded, seeded fuzzer of KVM_HC_HOST_SYSCALL.
+ *
+ * Three paths take the same random calls: KVM's own runner ("hypercall"),
+ * the exit to the VMM ("exit", KVM_CAP_EXIT_HYPERCALL) and the BPF verdict
+ * ("bpf", random verdicts per syscall).  A batch is one forked child with
+ * one VM and three vCPU threads (two at CPL 0, one at CPL 3) that issue
+ * their lists at the same time, while the child's main thread swaps and
+ * closes descriptors under them and signals them, and an interval timer
+ * interrupts whatever blocks.  The child gives up root before the first
+ * call (chroot to an empty directory, uid/gid 65534, no new privileges,
+ * small rlimits), so a call that hurts the process it runs in ends only
+ * its own batch.
+ *
+ * Inputs nobody chose: random hypercall numbers now and then, a1..a3 now
+ * and then, a0 pointing at a good pt_regs, one across a mapped and a
+ * PROT_NONE page, a read-only one, NULL, a kernel address or a
+ * non-canonical one; in the pt_regs, random syscall numbers (0..469 and
+ * far out of range), arguments drawn from small integers, descriptors,
+ * -1, powers of two, pointers into the guest's arena, its PROT_NONE guard
+ * page, kernel and non-canonical addresses; every other pt_regs field
+ * random.  Nothing is denylisted on the kernel paths.  The VMM of the
+ * exit path refuses, with -KVM_EPERM, the calls listed in harness_denied()
+ * that would only tear down the fuzzer itself.
+ *
+ * Checked on every call: at CPL 3 every hypercall gets -KVM_EPERM;
+ * KVM_HC_HOST_SYSCALL gets one of the codes the series documents; a
+ * kernel or non-canonical a0 gets -KVM_EFAULT; a number far out of range
+ * runs as -ENOSYS.  At the end a fresh VM answers getppid through each
+ * path.  The runner fails the run on any kernel splat or kmemleak report.
+ *
+ * FUZZ_SEED, FUZZ_CALLS (per path) and FUZZ_SECONDS (time cap per path)
+ * come from the environment (make test FUZZ_SEED=... sets them).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+
+#include "kselftest.h"
+#include "kvm_hc_abi.h"
+#include "hc_policy.h"
+#include "hc_fuzz.h"
+#include "vmm.h"
+
+#define NR_VCPUS	3		/* vCPU 2 runs at CPL 3 */
+#define CPL3_VCPU	2
+#define PER_VCPU	64		/* calls per vCPU per batch */
+#define CHUNK		16		/* calls per KVM_RUN round trip */
+#define BATCH_CALLS	(NR_VCPUS * PER_VCPU)
+#define BATCH_TIMEOUT	60		/* seconds: a batch that outlives it hung */
+#define NR_RANGE	470		/* syscall numbers drawn from 0..NR_RANGE-1 */
+#define NR_BITMAP	512
+#define FAR_NR		1024		/* at or above: surely out of range */
+#define ARENA_SIZE	(4UL << 20)
+#define SCRATCH_SIZE	(64UL << 10)	/* the tail of the arena */
+#define PAGE		4096UL
+#define MOAT_SIZE	(1UL << 20)
+#define REGS_PAGES	11		/* blocks | read-only | straddle | guard */
+#define FD_CHAOS_LO	40		/* the chaos thread owns fds 40..49 */
+#define FD_CHAOS_N	10
+#define FD_TEMPLATE	52		/* what it dup2()s from: fds 52..61 */
+#define FD_TEMPLATE_N	10
+#define NOBODY		65534
+
+#define KERNEL_PTR	0xffff888000000000UL
+#define NONCANON_PTR	0x8000000000001000UL
+
+#define KVM_EINVAL	22
+
+enum { PATH_HYPERCALL, PATH_EXIT, PATH_BPF, NR_PATHS };
+static const char *const path_name[NR_PATHS] = { "hypercall", "exit", "bpf" };
+
+/* Counts of one path, in memory shared with the batch children. */
+struct fuzz_stats {
+	atomic_ulong calls, hc13, other_hc, cpl3, ran, ran_ok, ran_err;
+	atomic_ulong eperm, efault, einval, enosys, unexpected;
+	atomic_ulong bad_a0, cpl3_wrong, bad_a0_wrong, far_nr_wrong;
+	atomic_ulong vmm_exits, vmm_refused, signals, fd_ops;
+	atomic_ulong vm_stopped, batches, batch_ok, batch_signal;
+	atomic_ulong batch_stopped, batch_timeout, batch_exit;
+	atomic_ulong nr_ran[NR_BITMAP / 64];
+	atomic_ulong nr_tried[NR_BITMAP / 64];
+	char first_wrong[160];
+};
+
+static struct fuzz_stats *stats;	/* [NR_PATHS], MAP_SHARED */
+
+/* splitmix64: small, seedable, good enough to pick inputs. */
+static uint64_t rnd_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rnd_below(uint64_t *s, uint64_t n)
+{
+	return rnd_next(s) % n;
+}
+
+/* Calls the kernel runs, often enough that not every call is refused. */
+static const int favourite_nrs[] = {
+	SYS_read, SYS_write, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,
+	SYS_lseek, SYS_close, SYS_dup, SYS_dup2, SYS_dup3, SYS_pipe2,
+	SYS_ioctl, SYS_fcntl, SYS_openat, SYS_fstat, SYS_newfstatat,
+	SYS_getdents64, SYS_mmap, SYS_munmap, SYS_mprotect, SYS_madvise,
+	SYS_mremap, SYS_futex, SYS_nanosleep, SYS_poll, SYS_ppoll,
+	SYS_epoll_create1, SYS_epoll_ctl, SYS_epoll_wait, SYS_epoll_pwait,
+	SYS_socket, SYS_socketpair, SYS_bind, SYS_connect, SYS_sendto,
+	SYS_recvfrom, SYS_sendmsg, SYS_recvmsg, SYS_setsockopt,
+	SYS_getsockopt, SYS_eventfd2, SYS_memfd_create, SYS_timerfd_create,
+	SYS_timerfd_settime, SYS_splice, SYS_tee, SYS_sendfile, SYS_getrandom,
+	SYS_tgkill, SYS_getppid, SYS_uname, SYS_clock_gettime, SYS_statx,
+};
+
+/* Where the pointers of one batch point. */
+struct fuzz_mem {
+	uint8_t *scratch;	/* arena tail, then a PROT_NONE page */
+	uint8_t *guard;		/* PROT_NONE, right after the arena */
+	uint8_t *regs;		/* REGS_PAGES: see fuzz_map_regs() */
+	struct pt_regs *block;	/* BATCH_CALLS good blocks */
+	struct pt_regs *ro;	/* in a read-only page */
+	struct pt_regs *straddle;	/* across a RW and a PROT_NONE page */
+};
+
+static uint64_t pick_arg(uint64_t *s, const struct fuzz_mem *m)
+{
+	uint64_t r = rnd_below(s, 100);
+
+	if (r < 30)
+		return rnd_below(s, 65);
+	if (r < 45)
+		return rnd_below(s, 64);		/* a descriptor */
+	if (r < 50)
+		return -1UL;
+	if (r < 70)
+		return (uintptr_t)m->scratch + rnd_below(s, SCRATCH_SIZE);
+	if (r < 75)
+		return (uintptr_t)m->scratch + SCRATCH_SIZE - rnd_below(s, 64);
+	if (r < 80)
+		return (uintptr_t)m->guard + rnd_below(s, PAGE);
+	if (r < 85)
+		return KERNEL_PTR + rnd_below(s, 1UL << 20);
+	if (r < 88)
+		return NONCANON_PTR;
+	if (r < 94)
+		return 1UL << rnd_below(s, 64);
+	return rnd_next(s);
+}
+
+static uint64_t pick_nr(uint64_t *s)
+{
+	uint64_t r = rnd_below(s, 100);
+
+	if (r < 35)
+		return favourite_nrs[rnd_below(s, ARRAY_SIZE(favourite_nrs))];
+	if (r < 90)
+		return rnd_below(s, NR_RANGE);
+	switch (rnd_below(s, 4)) {
+	case 0:
+		return -1UL;
+	case 1:
+		return (1UL << 32) | SYS_getppid;	/* high bits must count */
+	case 2:
+		return FAR_NR + rnd_below(s, 1 << 20);
+	}
+	return rnd_next(s);
+}
+
+/* One pt_regs: every field random, the syscall in the x86-64 slots. */
+static void fill_regs(uint64_t *s, struct pt_regs *r, uint64_t nr,
+		      const struct fuzz_mem *m)
+{
+	uint64_t *w = (uint64_t *)r;
+	size_t i;
+
+	for (i = 0; i < sizeof(*r) / sizeof(*w); i++)
+		w[i] = rnd_next(s);
+	r->rax = nr;
+	r->rdi = pick_arg(s, m);
+	r->rsi = pick_arg(s, m);
+	r->rdx = pick_arg(s, m);
+	r->r10 = pick_arg(s, m);
+	r->r8 = pick_arg(s, m);
+	r->r9 = pick_arg(s, m);
+}
+
+/* What the host remembers of a call it generated. */
+struct fuzz_gen {
+	uint64_t sys_nr;
+	bool good_a0, bad_a0;
+};
+
+static void gen_call(uint64_t *s, const struct fuzz_mem *m, int slot,
+		     struct hc_fuzz_call *c, struct fuzz_gen *g)
+{
+	uint64_t r = rnd_below(s, 100);
+	struct pt_regs *a0;
+
+	memset(g, 0, sizeof(*g));
+	c->nr = KVM_HC_HOST_SYSCALL;
+	if (r < 3)
+		c->nr = rnd_below(s, 16);	/* KVM's other hypercalls */
+	else if (r < 5)
+		c->nr = rnd_next(s);
+	c->a1 = c->a2 = c->a3 = 0;
+	if (rnd_below(s, 100) < 4) {
+		c->a1 = pick_arg(s, m);
+		c->a2 = rnd_below(s, 2) ? pick_arg(s, m) : 0;
+		c->a3 = rnd_below(s, 2) ? pick_arg(s, m) : 0;
+	}
+
+	g->sys_nr = pick_nr(s);
+	r = rnd_below(s, 100);
+	a0 = &m->block[slot];
+	if (r < 80) {
+		g->good_a0 = true;
+	} else if (r < 84) {
+		a0 = m->straddle;
+	} else if (r < 87) {
+		a0 = m->ro;
+	} else if (r < 90) {
+		c->a0 = (uintptr_t)m->guard + 8;
+		a0 = NULL;
+	} else if (r < 94) {
+		c->a0 = KERNEL_PTR + 8 * rnd_below(s, 1 << 16);
+		g->bad_a0 = true;
+		a0 = NULL;
+	} else if (r < 97) {
+		c->a0 = NONCANON_PTR;
+		g->bad_a0 = true;
+		a0 = NULL;
+	} else {
+		c->a0 = rnd_below(s, 4096);
+		a0 = NULL;
+	}
+	if (a0) {
+		if (a0 == m->straddle) {
+			/* Only its first 80 bytes can be written. */
+			for (int i = 0; i < 10; i++)
+				((uint64_t *)a0)[i] = rnd_next(s);
+		} else if (a0 == m->ro) {
+			mprotect(m->regs + 8 * PAGE, PAGE, PROT_READ | PROT_WRITE);
+			fill_regs(s, a0, g->sys_nr, m);
+			mprotect(m->regs + 8 * PAGE, PAGE, PROT_READ);
+		} else {
+			fill_regs(s, a0, g->sys_nr, m);
+		}
+		c->a0 = (uintptr_t)a0;
+	}
+	c->ret = 0x5a5a5a5a;
+}
+
+/*
+ * The exit path's VMM must not run what would only tear the fuzzer down:
+ * its own exit, fork or exec, its memory map, its signal handling, the
+ * descriptors of its VM.  The kernel paths get no such list.
+ */
+static bool harness_denied(const struct pt_regs *r)
+{
+	switch (r->rax) {
+	case SYS_exit: case SYS_exit_group: case SYS_rt_sigreturn:
+	case SYS_fork: case SYS_vfork: case SYS_clone: case SYS_clone3:
+	case SYS_execve: case SYS_execveat: case SYS_ptrace:
+	case SYS_mmap: case SYS_munmap: case SYS_mremap: case SYS_mprotect:
+	case SYS_madvise: case SYS_brk: case SYS_pkey_mprotect:
+	case SYS_shmat: case SYS_shmdt: case SYS_remap_file_pages:
+	case SYS_process_vm_writev: case SYS_rt_sigaction:
+	case SYS_rt_sigprocmask: case SYS_sigaltstack: case SYS_arch_prctl:
+	case SYS_set_tid_address: case SYS_prctl: case SYS_seccomp:
+	case SYS_close_range:
+		return true;
+	case SYS_close: case SYS_dup2: case SYS_dup3:
+		return r->rdi < FD_CHAOS_LO || r->rsi < FD_CHAOS_LO;
+	}
+	return false;
+}
+
+/* The VMM side of the exit and bpf paths, and of the final check. */
+struct fuzz_vmm {
+	uint8_t *lo, *hi;	/* where a pt_regs may be */
+	struct fuzz_stats *st;
+	bool exit_expected;
+};
+
+static int fuzz_exit(struct vcpu *v, uint16_t port, void *ctx)
+{
+	struct fuzz_vmm *f = ctx;
+	struct kvm_run *run = v->run;
+	uint64_t a0 = run->hypercall.args[0];
+	struct pt_regs *r = (struct pt_regs *)a0;
+
+	if (run->exit_reason != KVM_EXIT_HYPERCALL ||
+	    run->hypercall.nr != KVM_HC_HOST_SYSCALL || !f->exit_expected)
+		return -1;
+	atomic_fetch_add(&f->st->vmm_exits, 1);
+	if (run->hypercall.args[1] | run->hypercall.args[2] |
+	    run->hypercall.args[3]) {
+		run->hypercall.ret = -KVM_EINVAL;
+		return 0;
+	}
+	if (a0 < (uintptr_t)f->lo || a0 > (uintptr_t)f->hi - sizeof(*r) ||
+	    (uint8_t *)a0 >= f->lo + 8 * PAGE) {	/* not the RO page either */
+		run->hypercall.ret = -HC_KVM_EFAULT;
+		return 0;
+	}
+	run->hypercall.ret = 0;
+	if (r->rax >= FAR_NR) {
+		r->rax = -ENOSYS;
+	} else if (harness_denied(r)) {
+		atomic_fetch_add(&f->st->vmm_refused, 1);
+		run->hypercall.ret = -HC_KVM_EPERM;
+	} else {
+		r->rax = syscall(r->rax, r->rdi, r->rsi, r->rdx, r->r10, r->r8,
+				 r->r9);
+		if ((long)r->rax == -1)
+			r->rax = -errno;
+	}
+	return 0;
+}
+
+static void note_wrong(struct fuzz_stats *st, const char *what,
+		       const struct hc_fuzz_call *c, uint64_t sys_nr, int vcpu)
+{
+	if (st->first_wrong[0])
+		return;
+	snprintf(st->first_wrong, sizeof(st->first_wrong),
+		 "%s: vCPU %d hc %#lx a0 %#lx a1 %#lx nr %#lx -> ret %ld",
+		 what, vcpu, (unsigned long)c->nr, (unsigned long)c->a0,
+		 (unsigned long)c->a1, (unsigned long)sys_nr, (long)c->ret);
+}
+
+/* Judge the calls just made against what the series documents. */
+static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
+		  const struct fuzz_gen *g)
+{
+	bool zero_args = !(c->a1 | c->a2 | c->a3);
+	const struct pt_regs *r = (const struct pt_regs *)c->a0;
+
+	atomic_fetch_add(&st->calls, 1);
+	if (vcpu == CPL3_VCPU) {
+		atomic_fetch_add(&st->cpl3, 1);
+		if (c->ret != -HC_KVM_EPERM) {
+			atomic_fetch_add(&st->cpl3_wrong, 1);
+			note_wrong(st, "CPL 3 not -KVM_EPERM", c, g->sys_nr, vcpu);
+		}
+		return;
+	}
+	if (c->nr != KVM_HC_HOST_SYSCALL) {
+		atomic_fetch_add(&st->other_hc, 1);
+		return;
+	}
+	atomic_fetch_add(&st->hc13, 1);
+	if (g->sys_nr < NR_BITMAP)
+		atomic_fetch_or(&st->nr_tried[g->sys_nr / 64],
+				1UL << (g->sys_nr % 64));
+	if (g->bad_a0 && zero_args) {
+		atomic_fetch_add(&st->bad_a0, 1);
+		if (c->ret != -HC_KVM_EFAULT) {
+			atomic_fetch_add(&st->bad_a0_wrong, 1);
+			note_wrong(st, "bad a0 not -KVM_EFAULT", c, g->sys_nr, vcpu);
+		}
+	}
+	switch (c->ret) {
+	case 0:
+		atomic_fetch_add(&st->ran, 1);
+		if (!g->good_a0)
+			break;	/* ran from the RO page? then it is counted */
+		if (g->sys_nr < NR_BITMAP)
+			atomic_fetch_or(&st->nr_ran[g->sys_nr / 64],
+					1UL << (g->sys_nr % 64));
+		if ((long)r->rax < 0 && (long)r->rax >= -4095)
+			atomic_fetch_add(&st->ran_err, 1);
+		else
+			atomic_fetch_add(&st->ran_ok, 1);
+		if (g->sys_nr >= FAR_NR && (long)r->rax != -ENOSYS) {
+			atomic_fetch_add(&st->far_nr_wrong, 1);
+			note_wrong(st, "far nr not -ENOSYS", c, g->sys_nr, vcpu);
+		}
+		break;
+	case -HC_KVM_EPERM:
+		atomic_fetch_add(&st->eperm, 1);
+		break;
+	case -HC_KVM_EFAULT:
+		atomic_fetch_add(&st->efault, 1);
+		break;
+	case -KVM_EINVAL:
+		atomic_fetch_add(&st->einval, 1);
+		break;
+	case -HC_KVM_ENOSYS:
+		atomic_fetch_add(&st->enosys, 1);
+		break;
+	default:
+		atomic_fetch_add(&st->unexpected, 1);
+		note_wrong(st, "undocumented return", c, g->sys_nr, vcpu);
+	}
+}
+
+/* ---- one batch, in a forked child ---- */
+
+struct fuzz_vcpu_thread {
+	struct vcpu vcpu;
+	struct hc_fuzz_list *list;
+	struct fuzz_gen gen[PER_VCPU];
+	struct fuzz_vmm *vmm;
+	pthread_t thread;
+	atomic_int tid;
+	atomic_int done;
+};
+
+static atomic_ulong child_signals;
+
+static void on_signal(int sig)
+{
+	atomic_fetch_add(&child_signals, 1);
+}
+
+static void *vcpu_thread(void *arg)
+{
+	struct fuzz_vcpu_thread *t = arg;
+	struct hc_fuzz_list *l = t->list;
+	struct fuzz_stats *st = t->vmm->st;
+	uint64_t from = 0;
+	struct vmm_exit e;
+
+	t->tid = gettid();
+	while (from < PER_VCPU) {
+		int r;
+
+		l->next = from;
+		l->end = from + CHUNK < PER_VCPU ? from + CHUNK : PER_VCPU;
+		r = vcpu_call(&t->vcpu, hc_fuzz_guest_run, (uintptr_t)l,
+			      fuzz_exit, t->vmm, &e);
+		for (; from < l->next && from < PER_VCPU; from++)
+			tally(st, t->vcpu.id, &l->call[from], &t->gen[from]);
+		if (r) {
+			/* Counted, not failed: a random call may take the VM away. */
+			atomic_fetch_add(&st->vm_stopped, 1);
+			break;
+		}
+	}
+	t->done = 1;
+	return NULL;
+}
+
+/* REGS_PAGES: blocks in 0..7, a read-only page 8, page 9 RW up to guard 10. */
+static int fuzz_map_regs(struct fuzz_mem *m)
+{
+	m->regs = mmap(NULL, REGS_PAGES * PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->regs == MAP_FAILED)
+		return -1;
+	if (mprotect(m->regs + 8 * PAGE, PAGE, PROT_READ) ||
+	    mprotect(m->regs + 10 * PAGE, PAGE, PROT_NONE))
+		return -1;
+	m->block = (struct pt_regs *)m->regs;
+	m->ro = (struct pt_regs *)(m->regs + 8 * PAGE);
+	m->straddle = (struct pt_regs *)(m->regs + 10 * PAGE - 80);
+	return 0;
+}
+
+static int setup_vm(struct vmm *vm, struct fuzz_vcpu_thread *t, int path)
+{
+	int i;
+
+	if (vmm_init(vm, ARENA_SIZE))
+		return -1;
+	if (path != PATH_HYPERCALL &&
+	    vmm_enable_cap(vm, KVM_CAP_EXIT_HYPERCALL, 1 << KVM_HC_HOST_SYSCALL))
+		return -1;
+	for (i = 0; i < NR_VCPUS; i++) {
+		struct vcpu *v = &t[i].vcpu;
+
+		if (vcpu_init(vm, v, i, i == CPL3_VCPU))
+			return -1;
+		if (path != PATH_EXIT &&
+		    (vcpu_enable_cap(v, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
+		     vcpu_enable_cap(v, KVM_CAP_PV_HOST_SYSCALL, 1)))
+			return -1;
+	}
+	return 0;
+}
+
+/* Descriptors for the chaos thread to dup2() from, opened before chroot. */
+static void open_templates(void)
+{
+	int fds[FD_TEMPLATE_N], p[2], sp[2], i;
+
+	fds[0] = open("/dev/null", O_RDWR);
+	fds[1] = open("/dev/zero", O_RDONLY);
+	if (pipe(p) == 0) {
+		fds[2] = p[0];
+		fds[3] = p[1];
+	} else {
+		fds[2] = fds[3] = -1;
+	}
+	fds[4] = eventfd(1, EFD_NONBLOCK);
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sp) == 0) {
+		fds[5] = sp[0];
+		fds[6] = sp[1];
+	} else {
+		fds[5] = fds[6] = -1;
+	}
+	fds[7] = socket(AF_INET, SOCK_DGRAM, 0);
+	fds[8] = memfd_create("hc_fuzz", 0);
+	fds[9] = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
+	for (i = 0; i < FD_TEMPLATE_N; i++) {
+		if (fds[i] < 0)
+			continue;
+		dup2(fds[i], FD_TEMPLATE + i);
+		if (fds[i] != FD_TEMPLATE + i)
+			close(fds[i]);
+	}
+}
+
+static int drop_privileges(const char *root)
+{
+	struct rlimit nofile = { 64, 64 }, fsize = { 1 << 20, 1 << 20 };
+	struct rlimit none = { 0, 0 };
+
+	if (chroot(root) || chdir("/"))
+		return -1;
+	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY))
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	setrlimit(RLIMIT_NOFILE, &nofile);
+	setrlimit(RLIMIT_FSIZE, &fsize);
+	setrlimit(RLIMIT_CORE, &none);
+	return 0;
+}
+
+static void batch_child(int path, uint64_t seed, const char *root)
+{
+	static struct fuzz_vcpu_thread t[NR_VCPUS];
+	struct fuzz_stats *st = &stats[path];
+	struct fuzz_vmm vmm = { .st = st, .exit_expected = path != PATH_HYPERCALL };
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
+	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
+	struct fuzz_mem m = { 0 };
+	struct vmm vm;
+	int i, j, done, null;
+	void *moat;
+
+	setsid();
+	null = open("/dev/null", O_RDWR);
+	dup2(null, 0);
+	dup2(null, 1);
+	dup2(null, 2);
+	if (null > 2)
+		close(null);
+	/*
+	 * A PROT_NONE moat first: the arena, mapped next, lands right below
+	 * it, so a call that runs off the arena's end faults there.
+	 */
+	moat = mmap(NULL, MOAT_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	if (moat == MAP_FAILED || setup_vm(&vm, t, path) || fuzz_map_regs(&m))
+		_exit(3);
+	m.scratch = vm.arena + ARENA_SIZE - SCRATCH_SIZE;
+	m.guard = vm.arena + ARENA_SIZE;
+	if (m.guard != moat &&
+	    mmap(m.guard, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		 MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED)
+		_exit(3);
+	vmm.lo = m.regs;
+	vmm.hi = m.regs + REGS_PAGES * PAGE;
+	for (i = 0; i < NR_VCPUS; i++) {
+		size_t sz = sizeof(*t[i].list) + PER_VCPU * sizeof(t[i].list->call[0]);
+
+		t[i].list = vmm_alloc(&vm, sz);
+		if (!t[i].list)
+			_exit(3);
+		t[i].vmm = &vmm;
+		for (j = 0; j < PER_VCPU; j++)
+			gen_call(&seed, &m, i * PER_VCPU + j, &t[i].list->call[j],
+				 &t[i].gen[j]);
+	}
+	open_templates();
+	if (drop_privileges(root))
+		_exit(3);
+
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	setitimer(ITIMER_REAL, &it, NULL);
+	for (i = 0; i < NR_VCPUS; i++)
+		if (pthread_create(&t[i].thread, NULL, vcpu_thread, &t[i]))
+			_exit(3);
+
+	/* The chaos thread: swap, close and signal until every vCPU is done. */
+	do {
+		uint64_t r = rnd_next(&seed);
+		int fd = FD_CHAOS_LO + (r >> 8) % FD_CHAOS_N;
+		struct timespec ts = { 0, 200000 };
+		int tid;
+
+		switch (r % 4) {
+		case 0:
+			dup2(FD_TEMPLATE + (r >> 16) % FD_TEMPLATE_N, fd);
+			break;
+		case 1:
+			close(fd);
+			break;
+		case 2:
+			tid = t[(r >> 16) % NR_VCPUS].tid;
+			if (tid)
+				syscall(SYS_tgkill, getpid(), tid, SIGUSR1);
+			break;
+		}
+		atomic_fetch_add(&st->fd_ops, (r % 4) < 2);
+		nanosleep(&ts, NULL);
+		for (done = 0, i = 0; i < NR_VCPUS; i++)
+			done += t[i].done;
+	} while (done < NR_VCPUS);
+	for (i = 0; i < NR_VCPUS; i++)
+		pthread_join(t[i].thread, NULL);
+	atomic_fetch_add(&st->signals, child_signals);
+	_exit(0);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Say what a batch that hung was doing, then end it. */
+static void report_hang(pid_t pid, int path, int batch)
+{
+	char p[64], buf[256];
+	FILE *f;
+
+	ksft_print_msg("%s batch %d: no end after %d s; its threads:\n",
+		       path_name[path], batch, BATCH_TIMEOUT);
+	snprintf(p, sizeof(p), "/proc/%d/task", pid);
+	snprintf(buf, sizeof(buf),
+		 "for t in %s/*; do echo \"  $(cat $t/stat | cut -d' ' -f3) $(cat $t/wchan)\"; "
+		 "cat $t/stack 2>/dev/null | sed 's/^/    /'; done", p);
+	f = popen(buf, "r");
+	while (f && fgets(buf, sizeof(buf), f))
+		ksft_print_msg("%s", buf);
+	if (f)
+		pclose(f);
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+/* Run one batch; its counts land in stats[path]. */
+static void run_batch(int path, uint64_t seed, int batch, const char *root)
+{
+	struct fuzz_stats *st = &stats[path];
+	double deadline = now() + BATCH_TIMEOUT;
+	int status;
+	pid_t pid;
+
+	atomic_fetch_add(&st->batches, 1);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid == 0)
+		batch_child(path, seed, root);
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG | WUNTRACED);
+
+		if (w == pid && WIFSTOPPED(status)) {
+			/* A random tgkill(SIGSTOP) stops the batch: end it. */
+			atomic_fetch_add(&st->batch_stopped, 1);
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return;
+		}
+		if (w == pid)
+			break;
+		if (now() > deadline) {
+			atomic_fetch_add(&st->batch_timeout, 1);
+			report_hang(pid, path, batch);
+			waitpid(pid, &status, 0);
+			return;
+		}
+		usleep(5000);
+	}
+	if (WIFSIGNALED(status))
+		atomic_fetch_add(&st->batch_signal, 1);
+	else if (WEXITSTATUS(status))
+		atomic_fetch_add(&st->batch_exit, 1);
+	else
+		atomic_fetch_add(&st->batch_ok, 1);
+}
+
+/* ---- availability, the final check, the report ---- */
+
+static struct hc_policy *policy;
+
+static const char *path_unavailable(int path)
+{
+	struct vmm vm;
+	int cap;
+
+	if (vmm_init(&vm, 1 << 20))
+		return "no /dev/kvm";
+	cap = ioctl(vm.kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_PV_HOST_SYSCALL);
+	vmm_destroy(&vm);
+	if (cap <= 0)
+		return "KVM_CAP_PV_HOST_SYSCALL absent (hypercall/ series)";
+	if (path != PATH_HYPERCALL && !(cap & KVM_PV_HOST_SYSCALL_EXIT))
+		return "no KVM_PV_HOST_SYSCALL_EXIT (exit-variant/ series)";
+	if (path == PATH_BPF && !policy)
+		return "hc_policy.bpf.o did not load (bpf-variant/ series)";
+	return NULL;
+}
+
+static void set_random_verdicts(uint64_t *s)
+{
+	unsigned int nr;
+
+	for (nr = 0; nr < NR_BITMAP; nr++)
+		hc_policy_set(policy, nr, rnd_below(s, 3));
+}
+
+/* A fresh VM, as root, asks for getppid through the path. */
+static bool still_answers(int path, char *why, size_t len)
+{
+	struct fuzz_vcpu_thread t[NR_VCPUS];
+	struct fuzz_stats scratch_stats;
+	struct fuzz_vmm vmm = { .st = &scratch_stats,
+				.exit_expected = path != PATH_HYPERCALL };
+	struct hc_fuzz_list *l;
+	struct fuzz_mem m;
+	struct pt_regs *r;
+	struct vmm_exit e;
+	struct vmm vm;
+	bool ok = false;
+
+	memset(&scratch_stats, 0, sizeof(scratch_stats));
+	if (setup_vm(&vm, t, path) || fuzz_map_regs(&m)) {
+		snprintf(why, len, "VM setup: %s", strerror(errno));
+		return false;
+	}
+	vmm.lo = m.regs;
+	vmm.hi = m.regs + REGS_PAGES * PAGE;
+	l = vmm_alloc(&vm, sizeof(*l) + sizeof(l->call[0]));
+	r = m.block;
+	memset(r, 0, sizeof(*r));
+	r->rax = SYS_getppid;
+	l->next = 0;
+	l->end = 1;
+	l->call[0] = (struct hc_fuzz_call){ .nr = KVM_HC_HOST_SYSCALL,
+					    .a0 = (uintptr_t)r };
+	if (path == PATH_BPF)
+		hc_policy_set(policy, SYS_getppid, HCP_KERNEL);
+	if (vcpu_call(&t[0].vcpu, hc_fuzz_guest_run, (uintptr_t)l, fuzz_exit,
+		      &vmm, &e))
+		vmm_exit_str(&e, why, len);
+	else if (l->call[0].ret || (long)r->rax != getppid())
+		snprintf(why, len, "ret %ld, getppid %ld, expected 0, %d",
+			 (long)l->call[0].ret, (long)r->rax, getppid());
+	else
+		ok = true;
+	if (ok)
+		snprintf(why, len, "ret 0, getppid %ld", (long)r->rax);
+	for (int i = 0; i < NR_VCPUS; i++)
+		vcpu_destroy(&t[i].vcpu);
+	vmm_destroy(&vm);
+	munmap(m.regs, REGS_PAGES * PAGE);
+	return ok;
+}
+
+static int popcount_bitmap(atomic_ulong *b)
+{
+	int i, n = 0;
+
+	for (i = 0; i < NR_BITMAP / 64; i++)
+		n += __builtin_popcountl(b[i]);
+	return n;
+}
+
+static bool report(int path, double secs)
+{
+	struct fuzz_stats *st = &stats[path];
+	bool ok = !st->unexpected && !st->cpl3_wrong && !st->bad_a0_wrong &&
+		  !st->far_nr_wrong && !st->batch_timeout && !st->batch_exit;
+
+	ksft_print_msg("%s: %lu calls in %lu batches, %.1f s (%.0f calls/s)\n",
+		       path_name[path], st->calls, st->batches, secs,
+		       secs > 0 ? st->calls / secs : 0.0);
+	ksft_print_msg("  KVM_HC_HOST_SYSCALL at CPL 0: %lu: ran %lu (result >= 0: %lu, -errno: %lu), "
+		       "-KVM_EPERM %lu, -KVM_EFAULT %lu, -KVM_EINVAL %lu, -KVM_ENOSYS %lu, undocumented %lu\n",
+		       st->hc13, st->ran, st->ran_ok,
+		       st->ran_err, st->eperm, st->efault, st->einval,
+		       st->enosys, st->unexpected);
+	ksft_print_msg("  syscall numbers: %d of 0..%d tried, %d ran; at CPL 3: %lu calls, %lu not -KVM_EPERM; "
+		       "kernel/non-canonical a0: %lu, %lu not -KVM_EFAULT; far numbers not -ENOSYS: %lu\n",
+		       popcount_bitmap(st->nr_tried), NR_BITMAP - 1,
+		       popcount_bitmap(st->nr_ran), st->cpl3, st->cpl3_wrong,
+		       st->bad_a0, st->bad_a0_wrong, st->far_nr_wrong);
+	ksft_print_msg("  other hypercall numbers %lu; exits to the VMM %lu (refused by its harness list %lu); "
+		       "signals %lu, descriptor swaps/closes %lu\n",
+		       st->other_hc, st->vmm_exits, st->vmm_refused,
+		       st->signals, st->fd_ops);
+	ksft_print_msg("  batches: %lu completed, %lu ended by a signal, %lu stopped themselves, "
+		       "%lu hung, %lu failed to set up; vCPUs that lost their VM %lu\n",
+		       st->batch_ok, st->batch_signal, st->batch_stopped,
+		       st->batch_timeout, st->batch_exit, st->vm_stopped);
+	if (st->first_wrong[0])
+		ksft_print_msg("  first wrong result: %s\n", st->first_wrong);
+	return ok;
+}
+
+/*
+ * The counts are the one thing a batch shares with the parent.  A call that
+ * writes past the end of the arena must not reach them: the arena may be
+ * mapped right below, so they sit between two PROT_NONE pages.
+ */
+static struct fuzz_stats *map_stats(void)
+{
+	size_t size = (NR_PATHS * sizeof(*stats) + PAGE - 1) & ~(PAGE - 1);
+	uint8_t *p = mmap(NULL, size + 2 * PAGE, PROT_NONE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || mprotect(p + PAGE, size, PROT_READ | PROT_WRITE))
+		return NULL;
+	return (struct fuzz_stats *)(p + PAGE);
+}
+
+static unsigned long env_ul(const char *name, unsigned long dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoul(v, NULL, 0) : dflt;
+}
+
+int main(void)
+{
+	unsigned long seed = env_ul("FUZZ_SEED", 1);
+	unsigned long calls = env_ul("FUZZ_CALLS", 80 * BATCH_CALLS);
+	unsigned long cap = env_ul("FUZZ_SECONDS", 120);
+	char root[] = "/tmp/hc_fuzz.XXXXXX";
+	int path;
+
+	ksft_print_header();
+	ksft_set_plan(2 * NR_PATHS);
+	ksft_print_msg("seed %lu, %lu calls per path (%d vCPUs, vCPU %d at CPL 3), time cap %lu s per path\n",
+		       seed, calls, NR_VCPUS, CPL3_VCPU, cap);
+	ksft_print_msg("reproduce: make test FUZZ_SEED=%lu FUZZ_CALLS=%lu (or make fuzz ...)\n",
+		       seed, calls);
+	if (geteuid())
+		ksft_exit_skip("needs root: it creates VMs, chroots and drops to uid %d\n",
+			       NOBODY);
+	stats = map_stats();
+	if (!stats || !mkdtemp(root) || chmod(root, 0555))
+		ksft_exit_fail_msg("setup: %s\n", strerror(errno));
+	policy = hc_policy_load();
+
+	for (path = 0; path < NR_PATHS; path++) {
+		const char *why = path_unavailable(path);
+		uint64_t s = seed * 0x100000001b3ULL + path;
+		double t0 = now();
+		char msg[160];
+		unsigned long b;
+
+		if (why) {
+			ksft_test_result_skip("%s: fuzz: %s\n", path_name[path], why);
+			ksft_test_result_skip("%s: fresh VM: %s\n", path_name[path], why);
+			continue;
+		}
+		if (path == PATH_BPF && hc_policy_attach(policy))
+			ksft_exit_fail_msg("attaching hc_policy: %s\n", strerror(errno));
+		for (b = 0; b * BATCH_CALLS < calls; b++) {
+			if (now() - t0 > cap) {
+				ksft_print_msg("%s: time cap of %lu s reached after %lu batches\n",
+					       path_name[path], cap, b);
+				break;
+			}
+			if (path == PATH_BPF)
+				set_random_verdicts(&s);
+			run_batch(path, rnd_next(&s), b, root);
+		}
+		ksft_test_result(report(path, now() - t0),
+				 "%s: fuzz, seed %lu: every result as documented, no hang\n",
+				 path_name[path], seed);
+		ksft_test_result(still_answers(path, msg, sizeof(msg)),
+				 "%s: a fresh VM answers getppid afterwards (%s)\n",
+				 path_name[path], msg);
+		if (path == PATH_BPF)
+			hc_policy_detach(policy);
+	}
+	if (policy)
+		hc_policy_destroy(policy);
+	rmdir(root);
+	ksft_finished();
+}

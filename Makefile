@@ -36,7 +36,7 @@ GUEST_TESTS :=
 KVM_SELFTESTS :=
 SKIP_FILES :=
 
-.PHONY: all deps kernel tests initramfs test bench profile clean distclean \
+.PHONY: all deps kernel tests initramfs test test-kasan fuzz bench profile clean distclean \
 	check-harness check-series
 
 all:
@@ -105,7 +105,36 @@ test:
 	@$(MAKE) -s check-harness
 	@$(MAKE) -s check-series
 	@$(MAKE) -s initramfs
-	@EXPECTED_SKIPS=$(TESTS_OUT)/skips common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
+	@EXPECTED_SKIPS=$(TESTS_OUT)/skips KVMHC_ENV="$(FUZZ_ENV)" \
+		common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
+
+# The fuzzer, the hypercall's selftest and the smoke test on a KASAN build of
+# the test kernel (build/kbuild-kasan; a third kernel build, so not part of
+# `make test`: see README.md).
+KASAN_BZIMAGE := $(BUILD)/kbuild-kasan/arch/x86/boot/bzImage
+test-kasan:
+	@$(MAKE) -s deps
+	@$(MAKE) -s kernel
+	@FLAVOR=kasan common/scripts/kernel.sh all
+	@$(MAKE) -s initramfs
+	@EXPECTED_SKIPS=$(TESTS_OUT)/skips KVMHC_ENV="$(FUZZ_ENV)" \
+		ONLY="kvm_smoke_test hc_fuzz_test kvm_pv_syscall_test" \
+		common/qemu/run.sh $(KASAN_BZIMAGE) $(INITRAMFS) $(RUNS)/test-kasan test
+
+# The fuzzer (with the hypercall's selftest) alone, for long runs by hand:
+#   make fuzz FUZZ_SEED=7 FUZZ_CALLS=200000 FUZZ_SECONDS=1800
+# (FUZZ_* also reach the fuzzer in `make test`.)
+FUZZ_SECONDS ?=
+FUZZ_ENV = $(foreach v,FUZZ_SEED FUZZ_CALLS FUZZ_SECONDS,$(if $($(v)),$(v)=$($(v)))) \
+	TEST_TIMEOUT=$(if $(FUZZ_SECONDS),$(shell echo $$((3 * $(FUZZ_SECONDS) + 300))),600)
+fuzz:
+	@$(MAKE) -s deps
+	@$(MAKE) -s kernel
+	@$(MAKE) -s initramfs
+	@EXPECTED_SKIPS=$(TESTS_OUT)/skips KVMHC_ENV="$(FUZZ_ENV)" \
+		ONLY="hc_fuzz_test kvm_pv_syscall_test" \
+		TIMEOUT=$(if $(FUZZ_SECONDS),$(shell echo $$((3 * $(FUZZ_SECONDS) + 900))),1500) \
+		common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/fuzz test
 
 bench:
 	@$(MAKE) -s kernel

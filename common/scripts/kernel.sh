@@ -10,8 +10,10 @@
 #
 # usage: kernel.sh tree|config|build|all
 # FLAVOR=test (default): the test kernel, with common/kernel/debug.config
-# (lockdep, PROVE_RCU...), in build/kbuild.  FLAVOR=bench: the same tree and
-# fragments without debug.config, in build/kbuild-bench, for `make bench`.
+# (lockdep, PROVE_RCU, kmemleak...), in build/kbuild.  FLAVOR=bench: the same
+# tree and fragments without debug.config, in build/kbuild-bench, for `make
+# bench`.  FLAVOR=kasan: the test kernel plus common/kernel/kasan.config, in
+# build/kbuild-kasan, for `make test-kasan`.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,7 +23,8 @@ FLAVOR=${FLAVOR:-test}
 case "$FLAVOR" in
 test)	OUT=$BUILD/kbuild ;;
 bench)	OUT=$BUILD/kbuild-bench ;;
-*)	echo "kernel: FLAVOR must be test or bench" >&2; exit 2 ;;
+kasan)	OUT=$BUILD/kbuild-kasan ;;
+*)	echo "kernel: FLAVOR must be test, bench or kasan" >&2; exit 2 ;;
 esac
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 JOBS=${JOBS:-$(nproc)}
@@ -103,11 +106,11 @@ apply_series() {
 }
 
 fragments() {
-	if [ "$FLAVOR" = bench ]; then
-		ls "$TOP"/common/kernel/*.config | grep -v '/debug\.config$'
-	else
-		ls "$TOP"/common/kernel/*.config
-	fi
+	case "$FLAVOR" in
+	bench)	ls "$TOP"/common/kernel/*.config | grep -v -e '/debug\.config$' -e '/kasan\.config$' ;;
+	test)	ls "$TOP"/common/kernel/*.config | grep -v '/kasan\.config$' ;;
+	kasan)	ls "$TOP"/common/kernel/*.config ;;
+	esac
 	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series" | while read -r dir; do
 		[ -f "$TOP/$dir/kernel.config" ] && echo "$TOP/$dir/kernel.config"
 	done

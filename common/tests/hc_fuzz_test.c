@@ -98,6 +98,7 @@ struct fuzz_stats {
 	atomic_ulong vmm_exits, vmm_refused, signals, fd_ops;
 	atomic_ulong vm_stopped, batches, batch_ok, batch_signal;
 	atomic_ulong batch_stopped, batch_timeout, batch_exit;
+	atomic_ulong batch_max_ms;	/* the longest batch, written by the parent */
 	atomic_ulong nr_ran[NR_BITMAP / 64];
 	atomic_ulong nr_tried[NR_BITMAP / 64];
 	char first_wrong[160];
@@ -677,6 +678,7 @@ static void run_batch(int path, uint64_t seed, int batch, const char *root)
 {
 	struct fuzz_stats *st = &stats[path];
 	double deadline = now() + BATCH_TIMEOUT;
+	unsigned long ms;
 	int status;
 	pid_t pid;
 
@@ -708,6 +710,9 @@ static void run_batch(int path, uint64_t seed, int batch, const char *root)
 		}
 		usleep(5000);
 	}
+	ms = (now() - deadline + BATCH_TIMEOUT) * 1000;
+	if (ms > st->batch_max_ms)
+		st->batch_max_ms = ms;
 	if (WIFSIGNALED(status))
 		atomic_fetch_add(&st->batch_signal, 1);
 	else if (WEXITSTATUS(status))
@@ -827,9 +832,10 @@ static bool report(int path, double secs)
 		       st->other_hc, st->vmm_exits, st->vmm_refused,
 		       st->signals, st->fd_ops);
 	ksft_print_msg("  batches: %lu completed, %lu ended by a signal, %lu stopped themselves, "
-		       "%lu hung, %lu failed to set up; vCPUs that lost their VM %lu\n",
+		       "%lu hung, %lu failed to set up; vCPUs that lost their VM %lu; longest batch %.1f s\n",
 		       st->batch_ok, st->batch_signal, st->batch_stopped,
-		       st->batch_timeout, st->batch_exit, st->vm_stopped);
+		       st->batch_timeout, st->batch_exit, st->vm_stopped,
+		       st->batch_max_ms / 1000.0);
 	if (st->first_wrong[0])
 		ksft_print_msg("  first wrong result: %s\n", st->first_wrong);
 	return ok;

@@ -198,6 +198,17 @@ static struct kvm_cpuid2 *get_supported_cpuid(int kvm_fd)
 	}
 }
 
+int vmm_kvm_cap(long cap)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -1;
+	r = ioctl(fd, KVM_CHECK_EXTENSION, cap);
+	close(fd);
+	return r;
+}
+
 int vmm_init(struct vmm *vm, size_t arena_size)
 {
 	uint8_t *img = (uint8_t *)((uintptr_t)__executable_start & ~(PAGE_SIZE - 1));

@@ -64,6 +64,8 @@ struct vmm_exit {
 /* Hook for guest port I/O the VMM does not own: return 0 to resume. */
 typedef int (*vmm_io_handler)(struct vcpu *v, uint16_t port, void *ctx);
 
+/* KVM_CHECK_EXTENSION on /dev/kvm, without a VM: -1 if there is no KVM. */
+int vmm_kvm_cap(long cap);
 int vmm_init(struct vmm *vm, size_t arena_size);
 void vmm_destroy(struct vmm *vm);
 void *vmm_alloc(struct vmm *vm, size_t size);

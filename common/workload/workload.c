@@ -66,17 +66,6 @@ int wl_make_file(const char *path)
 	return close(fd);
 }
 
-int wl_kvm_cap(long cap)
-{
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return -1;
-	r = ioctl(fd, KVM_CHECK_EXTENSION, cap);
-	close(fd);
-	return r;
-}
-
 bool wl_allow_missing(int argc, char **argv)
 {
 	return argc > 1 && !strcmp(argv[1], "--allow-missing");

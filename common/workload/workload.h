@@ -239,8 +239,6 @@ long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
 int wl_run_in_caller(struct wl_vm *w, char *why, size_t len);
 /* Run the call in r on this process, as a VMM or supervisor does. */
 void wl_run_for_code(struct pt_regs *r);
-/* KVM_CHECK_EXTENSION on /dev/kvm: its value, or -1. */
-int wl_kvm_cap(long cap);
 
 /* Shared by the VM mechanisms (vm.c). */
 typedef int (*wl_exit_fn)(struct wl_vm *w, struct kvm_run *run, uint16_t port);

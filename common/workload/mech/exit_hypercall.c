@@ -10,7 +10,7 @@
 
 static int exit_hc_available(const char **why)
 {
-	int cap = wl_kvm_cap(KVM_CAP_PV_HOST_SYSCALL);
+	int cap = vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL);
 
 	/* Bit 13 is accepted, not reported: KVM_PV_HOST_SYSCALL_EXIT says. */
 	*why = "KVM_CAP_PV_HOST_SYSCALL lacks KVM_PV_HOST_SYSCALL_EXIT (exit-variant/ series)";

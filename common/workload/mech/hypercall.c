@@ -9,7 +9,7 @@
 static int hc_available(const char **why)
 {
 	*why = "kernel without KVM_CAP_PV_HOST_SYSCALL (hypercall/ series)";
-	return wl_kvm_cap(KVM_CAP_PV_HOST_SYSCALL) > 0;
+	return vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL) > 0;
 }
 
 static int hc_init(struct wl_vm *w, const char **why)

@@ -35,6 +35,7 @@
 #define HC_KVM_ENOSYS	1000	/* uapi/linux/kvm_para.h */
 #define HC_KVM_EPERM	1
 #define HC_KVM_EFAULT	14
+#define HC_KVM_EINVAL	22
 
 /*
  * Set by the VMM before the guest runs: AMD wants vmmcall, Intel vmcall.
@@ -43,18 +44,26 @@
  */
 extern volatile int guest_use_vmmcall;
 
-static inline long guest_hypercall1(unsigned long nr, unsigned long a0)
+/* KVM's hypercall ABI: nr in rax, a0..a3 in rbx, rcx, rdx, rsi. */
+static inline long guest_hypercall4(unsigned long nr, unsigned long a0,
+				    unsigned long a1, unsigned long a2,
+				    unsigned long a3)
 {
 	long ret;
 
-	/* a1..a3 (rcx, rdx, rsi) must be 0: KVM_HC_HOST_SYSCALL checks. */
 	if (guest_use_vmmcall)
 		asm volatile("vmmcall" : "=a"(ret)
-			     : "a"(nr), "b"(a0), "c"(0UL), "d"(0UL), "S"(0UL) : "memory");
+			     : "a"(nr), "b"(a0), "c"(a1), "d"(a2), "S"(a3) : "memory");
 	else
 		asm volatile("vmcall" : "=a"(ret)
-			     : "a"(nr), "b"(a0), "c"(0UL), "d"(0UL), "S"(0UL) : "memory");
+			     : "a"(nr), "b"(a0), "c"(a1), "d"(a2), "S"(a3) : "memory");
 	return ret;
+}
+
+static inline long guest_hypercall1(unsigned long nr, unsigned long a0)
+{
+	/* a1..a3 must be 0: KVM_HC_HOST_SYSCALL checks. */
+	return guest_hypercall4(nr, a0, 0, 0, 0);
 }
 
 static inline long guest_host_syscall(struct pt_regs *regs)

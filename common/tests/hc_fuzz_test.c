@@ -45,7 +45,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -75,7 +74,11 @@
 #define SCRATCH_SIZE	(64UL << 10)	/* the tail of the arena */
 #define PAGE		4096UL
 #define MOAT_SIZE	(1UL << 20)
-#define REGS_PAGES	11		/* blocks | read-only | straddle | guard */
+/* The pt_regs region: good blocks, a read-only page, a RW page, a guard. */
+#define REGS_RO_PAGE	8
+#define REGS_GUARD_PAGE	10
+#define REGS_PAGES	11
+#define STRADDLE_RW	80		/* bytes of the straddling block before the guard */
 #define FD_CHAOS_LO	40		/* the chaos thread owns fds 40..49 */
 #define FD_CHAOS_N	10
 #define FD_TEMPLATE	52		/* what it dup2()s from: fds 52..61 */
@@ -84,8 +87,6 @@
 
 #define KERNEL_PTR	0xffff888000000000UL
 #define NONCANON_PTR	0x8000000000001000UL
-
-#define KVM_EINVAL	22
 
 enum { PATH_HYPERCALL, PATH_EXIT, PATH_BPF, NR_PATHS };
 static const char *const path_name[NR_PATHS] = { "hypercall", "exit", "bpf" };
@@ -259,13 +260,13 @@ static void gen_call(uint64_t *s, const struct fuzz_mem *m, int slot,
 	}
 	if (a0) {
 		if (a0 == m->straddle) {
-			/* Only its first 80 bytes can be written. */
-			for (int i = 0; i < 10; i++)
+			/* Only its first STRADDLE_RW bytes can be written. */
+			for (size_t i = 0; i < STRADDLE_RW / sizeof(uint64_t); i++)
 				((uint64_t *)a0)[i] = rnd_next(s);
 		} else if (a0 == m->ro) {
-			mprotect(m->regs + 8 * PAGE, PAGE, PROT_READ | PROT_WRITE);
+			mprotect(m->ro, PAGE, PROT_READ | PROT_WRITE);
 			fill_regs(s, a0, g->sys_nr, m);
-			mprotect(m->regs + 8 * PAGE, PAGE, PROT_READ);
+			mprotect(m->ro, PAGE, PROT_READ);
 		} else {
 			fill_regs(s, a0, g->sys_nr, m);
 		}
@@ -301,7 +302,7 @@ static bool harness_denied(const struct pt_regs *r)
 
 /* The VMM side of the exit and bpf paths, and of the final check. */
 struct fuzz_vmm {
-	uint8_t *lo, *hi;	/* where a pt_regs may be */
+	uint8_t *lo, *hi;	/* where a pt_regs may be: the good blocks */
 	struct fuzz_stats *st;
 	bool exit_expected;
 };
@@ -319,11 +320,10 @@ static int fuzz_exit(struct vcpu *v, uint16_t port, void *ctx)
 	atomic_fetch_add(&f->st->vmm_exits, 1);
 	if (run->hypercall.args[1] | run->hypercall.args[2] |
 	    run->hypercall.args[3]) {
-		run->hypercall.ret = -KVM_EINVAL;
+		run->hypercall.ret = -HC_KVM_EINVAL;
 		return 0;
 	}
-	if (a0 < (uintptr_t)f->lo || a0 > (uintptr_t)f->hi - sizeof(*r) ||
-	    (uint8_t *)a0 >= f->lo + 8 * PAGE) {	/* not the RO page either */
+	if (a0 < (uintptr_t)f->lo || a0 > (uintptr_t)f->hi - sizeof(*r)) {
 		run->hypercall.ret = -HC_KVM_EFAULT;
 		return 0;
 	}
@@ -342,15 +342,23 @@ static int fuzz_exit(struct vcpu *v, uint16_t port, void *ctx)
 	return 0;
 }
 
-static void note_wrong(struct fuzz_stats *st, const char *what,
-		       const struct hc_fuzz_call *c, uint64_t sys_nr, int vcpu)
+/* Count a result the series does not allow; keep the first one whole. */
+static void wrong(struct fuzz_stats *st, atomic_ulong *count, const char *what,
+		  const struct hc_fuzz_call *c, uint64_t sys_nr, int vcpu)
 {
+	atomic_fetch_add(count, 1);
 	if (st->first_wrong[0])
 		return;
 	snprintf(st->first_wrong, sizeof(st->first_wrong),
 		 "%s: vCPU %d hc %#lx a0 %#lx a1 %#lx nr %#lx -> ret %ld",
 		 what, vcpu, (unsigned long)c->nr, (unsigned long)c->a0,
 		 (unsigned long)c->a1, (unsigned long)sys_nr, (long)c->ret);
+}
+
+static void bitmap_set(atomic_ulong *b, uint64_t nr)
+{
+	if (nr < NR_BITMAP)
+		atomic_fetch_or(&b[nr / 64], 1UL << (nr % 64));
 }
 
 /* Judge the calls just made against what the series documents. */
@@ -363,10 +371,9 @@ static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
 	atomic_fetch_add(&st->calls, 1);
 	if (vcpu == CPL3_VCPU) {
 		atomic_fetch_add(&st->cpl3, 1);
-		if (c->ret != -HC_KVM_EPERM) {
-			atomic_fetch_add(&st->cpl3_wrong, 1);
-			note_wrong(st, "CPL 3 not -KVM_EPERM", c, g->sys_nr, vcpu);
-		}
+		if (c->ret != -HC_KVM_EPERM)
+			wrong(st, &st->cpl3_wrong, "CPL 3 not -KVM_EPERM", c,
+			      g->sys_nr, vcpu);
 		return;
 	}
 	if (c->nr != KVM_HC_HOST_SYSCALL) {
@@ -374,32 +381,26 @@ static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
 		return;
 	}
 	atomic_fetch_add(&st->hc13, 1);
-	if (g->sys_nr < NR_BITMAP)
-		atomic_fetch_or(&st->nr_tried[g->sys_nr / 64],
-				1UL << (g->sys_nr % 64));
+	bitmap_set(st->nr_tried, g->sys_nr);
 	if (g->bad_a0 && zero_args) {
 		atomic_fetch_add(&st->bad_a0, 1);
-		if (c->ret != -HC_KVM_EFAULT) {
-			atomic_fetch_add(&st->bad_a0_wrong, 1);
-			note_wrong(st, "bad a0 not -KVM_EFAULT", c, g->sys_nr, vcpu);
-		}
+		if (c->ret != -HC_KVM_EFAULT)
+			wrong(st, &st->bad_a0_wrong, "bad a0 not -KVM_EFAULT", c,
+			      g->sys_nr, vcpu);
 	}
 	switch (c->ret) {
 	case 0:
 		atomic_fetch_add(&st->ran, 1);
 		if (!g->good_a0)
 			break;	/* ran from the RO page? then it is counted */
-		if (g->sys_nr < NR_BITMAP)
-			atomic_fetch_or(&st->nr_ran[g->sys_nr / 64],
-					1UL << (g->sys_nr % 64));
+		bitmap_set(st->nr_ran, g->sys_nr);
 		if ((long)r->rax < 0 && (long)r->rax >= -4095)
 			atomic_fetch_add(&st->ran_err, 1);
 		else
 			atomic_fetch_add(&st->ran_ok, 1);
-		if (g->sys_nr >= FAR_NR && (long)r->rax != -ENOSYS) {
-			atomic_fetch_add(&st->far_nr_wrong, 1);
-			note_wrong(st, "far nr not -ENOSYS", c, g->sys_nr, vcpu);
-		}
+		if (g->sys_nr >= FAR_NR && (long)r->rax != -ENOSYS)
+			wrong(st, &st->far_nr_wrong, "far nr not -ENOSYS", c,
+			      g->sys_nr, vcpu);
 		break;
 	case -HC_KVM_EPERM:
 		atomic_fetch_add(&st->eperm, 1);
@@ -407,15 +408,15 @@ static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
 	case -HC_KVM_EFAULT:
 		atomic_fetch_add(&st->efault, 1);
 		break;
-	case -KVM_EINVAL:
+	case -HC_KVM_EINVAL:
 		atomic_fetch_add(&st->einval, 1);
 		break;
 	case -HC_KVM_ENOSYS:
 		atomic_fetch_add(&st->enosys, 1);
 		break;
 	default:
-		atomic_fetch_add(&st->unexpected, 1);
-		note_wrong(st, "undocumented return", c, g->sys_nr, vcpu);
+		wrong(st, &st->unexpected, "undocumented return", c, g->sys_nr,
+		      vcpu);
 	}
 }
 
@@ -466,19 +467,26 @@ static void *vcpu_thread(void *arg)
 	return NULL;
 }
 
-/* REGS_PAGES: blocks in 0..7, a read-only page 8, page 9 RW up to guard 10. */
-static int fuzz_map_regs(struct fuzz_mem *m)
+/*
+ * Blocks in the pages before REGS_RO_PAGE, one read-only page, a RW page
+ * whose last STRADDLE_RW bytes start a block that runs into the guard.
+ * The VMM of the exit path takes a pt_regs from the blocks only.
+ */
+static int fuzz_map_regs(struct fuzz_mem *m, struct fuzz_vmm *vmm)
 {
 	m->regs = mmap(NULL, REGS_PAGES * PAGE, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m->regs == MAP_FAILED)
 		return -1;
-	if (mprotect(m->regs + 8 * PAGE, PAGE, PROT_READ) ||
-	    mprotect(m->regs + 10 * PAGE, PAGE, PROT_NONE))
+	if (mprotect(m->regs + REGS_RO_PAGE * PAGE, PAGE, PROT_READ) ||
+	    mprotect(m->regs + REGS_GUARD_PAGE * PAGE, PAGE, PROT_NONE))
 		return -1;
 	m->block = (struct pt_regs *)m->regs;
-	m->ro = (struct pt_regs *)(m->regs + 8 * PAGE);
-	m->straddle = (struct pt_regs *)(m->regs + 10 * PAGE - 80);
+	m->ro = (struct pt_regs *)(m->regs + REGS_RO_PAGE * PAGE);
+	m->straddle = (struct pt_regs *)(m->regs + REGS_GUARD_PAGE * PAGE -
+					 STRADDLE_RW);
+	vmm->lo = m->regs;
+	vmm->hi = m->regs + REGS_RO_PAGE * PAGE;
 	return 0;
 }
 
@@ -579,7 +587,8 @@ static void batch_child(int path, uint64_t seed, const char *root)
 	 */
 	moat = mmap(NULL, MOAT_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
-	if (moat == MAP_FAILED || setup_vm(&vm, t, path) || fuzz_map_regs(&m))
+	if (moat == MAP_FAILED || setup_vm(&vm, t, path) ||
+	    fuzz_map_regs(&m, &vmm))
 		_exit(3);
 	m.scratch = vm.arena + ARENA_SIZE - SCRATCH_SIZE;
 	m.guard = vm.arena + ARENA_SIZE;
@@ -587,8 +596,6 @@ static void batch_child(int path, uint64_t seed, const char *root)
 	    mmap(m.guard, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
 		 MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED)
 		_exit(3);
-	vmm.lo = m.regs;
-	vmm.hi = m.regs + REGS_PAGES * PAGE;
 	for (i = 0; i < NR_VCPUS; i++) {
 		size_t sz = sizeof(*t[i].list) + PER_VCPU * sizeof(t[i].list->call[0]);
 
@@ -727,14 +734,11 @@ static struct hc_policy *policy;
 
 static const char *path_unavailable(int path)
 {
-	struct vmm vm;
-	int cap;
+	int cap = vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL);
 
-	if (vmm_init(&vm, 1 << 20))
+	if (cap < 0)
 		return "no /dev/kvm";
-	cap = ioctl(vm.kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_PV_HOST_SYSCALL);
-	vmm_destroy(&vm);
-	if (cap <= 0)
+	if (cap == 0)
 		return "KVM_CAP_PV_HOST_SYSCALL absent (hypercall/ series)";
 	if (path != PATH_HYPERCALL && !(cap & KVM_PV_HOST_SYSCALL_EXIT))
 		return "no KVM_PV_HOST_SYSCALL_EXIT (exit-variant/ series)";
@@ -766,12 +770,10 @@ static bool still_answers(int path, char *why, size_t len)
 	bool ok = false;
 
 	memset(&scratch_stats, 0, sizeof(scratch_stats));
-	if (setup_vm(&vm, t, path) || fuzz_map_regs(&m)) {
+	if (setup_vm(&vm, t, path) || fuzz_map_regs(&m, &vmm)) {
 		snprintf(why, len, "VM setup: %s", strerror(errno));
 		return false;
 	}
-	vmm.lo = m.regs;
-	vmm.hi = m.regs + REGS_PAGES * PAGE;
 	l = vmm_alloc(&vm, sizeof(*l) + sizeof(l->call[0]));
 	r = m.block;
 	memset(r, 0, sizeof(*r));

@@ -105,8 +105,15 @@ test:
 	@$(MAKE) -s check-harness
 	@$(MAKE) -s check-series
 	@$(MAKE) -s initramfs
-	@EXPECTED_SKIPS=$(TESTS_OUT)/skips KVMHC_ENV="$(FUZZ_ENV)" \
-		common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
+	@$(RUN_TESTS) $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
+
+# Boot a kernel with the test initramfs and judge the run; FUZZ_* on the
+# make command line reach the fuzzer, with per-test timeouts to match.
+# make fuzz FUZZ_SECONDS=S: each of the 3 paths may take S seconds.
+FUZZ_SLACK = $(if $(FUZZ_SECONDS),$(shell echo $$((3 * $(FUZZ_SECONDS) + $(1)))),$(2))
+FUZZ_ENV = $(foreach v,FUZZ_SEED FUZZ_CALLS FUZZ_SECONDS,$(if $($(v)),$(v)=$($(v)))) \
+	TEST_TIMEOUT=$(call FUZZ_SLACK,300,600)
+RUN_TESTS = EXPECTED_SKIPS=$(TESTS_OUT)/skips KVMHC_ENV="$(FUZZ_ENV)" common/qemu/run.sh
 
 # The fuzzer, the hypercall's selftest and the smoke test on a KASAN build of
 # the test kernel (build/kbuild-kasan; a third kernel build, so not part of
@@ -117,24 +124,18 @@ test-kasan:
 	@$(MAKE) -s kernel
 	@FLAVOR=kasan common/scripts/kernel.sh all
 	@$(MAKE) -s initramfs
-	@EXPECTED_SKIPS=$(TESTS_OUT)/skips KVMHC_ENV="$(FUZZ_ENV)" \
-		ONLY="kvm_smoke_test hc_fuzz_test kvm_pv_syscall_test" \
-		common/qemu/run.sh $(KASAN_BZIMAGE) $(INITRAMFS) $(RUNS)/test-kasan test
+	@ONLY="kvm_smoke_test hc_fuzz_test kvm_pv_syscall_test" \
+		$(RUN_TESTS) $(KASAN_BZIMAGE) $(INITRAMFS) $(RUNS)/test-kasan test
 
 # The fuzzer (with the hypercall's selftest) alone, for long runs by hand:
 #   make fuzz FUZZ_SEED=7 FUZZ_CALLS=200000 FUZZ_SECONDS=1800
 # (FUZZ_* also reach the fuzzer in `make test`.)
-FUZZ_SECONDS ?=
-FUZZ_ENV = $(foreach v,FUZZ_SEED FUZZ_CALLS FUZZ_SECONDS,$(if $($(v)),$(v)=$($(v)))) \
-	TEST_TIMEOUT=$(if $(FUZZ_SECONDS),$(shell echo $$((3 * $(FUZZ_SECONDS) + 300))),600)
 fuzz:
 	@$(MAKE) -s deps
 	@$(MAKE) -s kernel
 	@$(MAKE) -s initramfs
-	@EXPECTED_SKIPS=$(TESTS_OUT)/skips KVMHC_ENV="$(FUZZ_ENV)" \
-		ONLY="hc_fuzz_test kvm_pv_syscall_test" \
-		TIMEOUT=$(if $(FUZZ_SECONDS),$(shell echo $$((3 * $(FUZZ_SECONDS) + 900))),1500) \
-		common/qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/fuzz test
+	@ONLY="hc_fuzz_test kvm_pv_syscall_test" TIMEOUT=$(call FUZZ_SLACK,900,1500) \
+		$(RUN_TESTS) $(BZIMAGE) $(INITRAMFS) $(RUNS)/fuzz test
 
 bench:
 	@$(MAKE) -s kernel

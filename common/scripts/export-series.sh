@@ -12,6 +12,11 @@ out=$TOP/$folder/patches
 cover=$TOP/$folder/cover.txt
 
 rm -f "$out"/*.patch
+# The cover letter is from the series' author, not whoever runs this.
+GIT_AUTHOR_NAME=$(git -C "$SRC" log -1 --format=%an "$branch")
+GIT_AUTHOR_EMAIL=$(git -C "$SRC" log -1 --format=%ae "$branch")
+GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 git -C "$SRC" format-patch -q --cover-letter --no-signature --zero-commit \
 	-o "$out" "$base..$branch"
 # The cover letter gets the date of the series' last commit, not the time

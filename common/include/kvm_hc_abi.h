@@ -12,6 +12,11 @@
  *
  *   On return rax = 0 if the syscall ran (its result is in pt_regs.rax),
  *   or a negative KVM error (-KVM_ENOSYS, -KVM_EPERM, -KVM_EFAULT...) if not.
+ *
+ * The register form, KVM_HC_HOST_SYSCALL_REGS: rbx = the syscall number,
+ * rdi, rsi, rdx, r10, r8, r9 the arguments (where `syscall` takes them),
+ * rcx = 0.  On return rax = 0 with the result in rbx, or -KVM_* with rbx
+ * unchanged.  KVM touches no guest memory for the call itself.
  */
 #ifndef KVM_HC_ABI_H
 #define KVM_HC_ABI_H
@@ -22,14 +27,24 @@
 #ifndef KVM_HC_HOST_SYSCALL
 #define KVM_HC_HOST_SYSCALL	13
 #endif
+#ifndef KVM_HC_HOST_SYSCALL_REGS
+#define KVM_HC_HOST_SYSCALL_REGS	14
+#endif
 #ifndef KVM_CAP_PV_HOST_SYSCALL
 #define KVM_CAP_PV_HOST_SYSCALL	239
 #endif
 #ifndef KVM_FEATURE_PV_HOST_SYSCALL
 #define KVM_FEATURE_PV_HOST_SYSCALL	31
 #endif
-#ifndef KVM_PV_HOST_SYSCALL_EXIT	/* KVM_CHECK_EXTENSION(KVM_CAP_PV_HOST_SYSCALL) */
-#define KVM_PV_HOST_SYSCALL_EXIT	(1 << 1)
+/* KVM_CHECK_EXTENSION(KVM_CAP_PV_HOST_SYSCALL): a mask */
+#ifndef KVM_PV_HOST_SYSCALL_KERNEL
+#define KVM_PV_HOST_SYSCALL_KERNEL	(1 << 0)
+#endif
+#ifndef KVM_PV_HOST_SYSCALL_REGS
+#define KVM_PV_HOST_SYSCALL_REGS	(1 << 1)
+#endif
+#ifndef KVM_PV_HOST_SYSCALL_EXIT
+#define KVM_PV_HOST_SYSCALL_EXIT	(1 << 2)
 #endif
 
 #define HC_KVM_ENOSYS	1000	/* uapi/linux/kvm_para.h */
@@ -69,6 +84,32 @@ static inline long guest_hypercall1(unsigned long nr, unsigned long a0)
 static inline long guest_host_syscall(struct pt_regs *regs)
 {
 	return guest_hypercall1(KVM_HC_HOST_SYSCALL, (unsigned long)regs);
+}
+
+/*
+ * KVM_HC_HOST_SYSCALL_REGS: 0 with the syscall's result in *res, or the
+ * negative KVM error (the call did not run).
+ */
+static inline long guest_host_syscall_regs(long nr, long a0, long a1, long a2,
+					   long a3, long a4, long a5, long *res)
+{
+	register long r10 asm("r10") = a3;
+	register long r8 asm("r8") = a4;
+	register long r9 asm("r9") = a5;
+	long ret = KVM_HC_HOST_SYSCALL_REGS;
+
+	if (guest_use_vmmcall)
+		asm volatile("vmmcall"
+			     : "+a"(ret), "+b"(nr)
+			     : "c"(0), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
+			     : "memory");
+	else
+		asm volatile("vmcall"
+			     : "+a"(ret), "+b"(nr)
+			     : "c"(0), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
+			     : "memory");
+	*res = nr;
+	return ret;
 }
 
 #endif

@@ -23,7 +23,8 @@ WORKLOAD_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(WORKLOAD_SRCS)) $(VMM_OBJS) \
 	$(OBJ)/bpf-variant/src/hc_policy.o
 # The bpf mechanism loads its program with libbpf.
 WORKLOAD_LIBS = $(BPF_LIBS)
-$(OBJ)/common/workload/mech/bpf.o: HOST_CFLAGS += -I$(TOP)/bpf-variant/src
+$(OBJ)/common/workload/mech/bpf.o $(OBJ)/common/workload/mech/bpf_regs.o: \
+	HOST_CFLAGS += -I$(TOP)/bpf-variant/src
 
 $(TESTS_OUT)/workload_test: $(OBJ)/common/tests/workload_test.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)

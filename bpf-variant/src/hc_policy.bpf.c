@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A KVM_HC_HOST_SYSCALL policy: syscalls in the allow-list are run by KVM
- * once the program has returned, syscalls marked deny are refused,
- * everything else is forwarded to the VMM.  The program only decides; it
+ * once the program has returned, syscalls marked deny are refused, numbers
+ * no system call has get KVM's -ENOSYS, everything else is forwarded to
+ * the VMM.  The program only decides; it
  * cannot run a call itself.  Per-syscall counters of the calls the
  * program let KVM run are kept in a map (bpftool map dump name hcp_calls).
  */
@@ -35,8 +36,13 @@ int BPF_PROG(hcp_decide, struct kvm_hc_bpf_ctx *hc, int ret)
 	__u64 *count;
 	__u8 *verdict;
 
+	/*
+	 * No system call has such a number: KVM answers -ENOSYS itself,
+	 * there is nothing for the VMM to run, and the register form (which
+	 * has no exit) gets the same answer as the pt_regs form.
+	 */
 	if (nr >= MAX_NR)
-		return KVM_HC_BPF_TO_VMM;
+		return KVM_HC_BPF_RUN;
 	verdict = bpf_map_lookup_elem(&hcp_allow, &key);
 	if (!verdict || *verdict == 0)
 		return KVM_HC_BPF_TO_VMM;

@@ -8,8 +8,8 @@
 extern const struct wl_mech wl_mech_native, wl_mech_ptrace_sysemu,
 	wl_mech_sud, wl_mech_seccomp_trap, wl_mech_seccomp_unotify,
 	wl_mech_pvm_exec, wl_mech_pvm_syscall, wl_mech_exit_pio,
-	wl_mech_exit_hypercall, wl_mech_hypercall, wl_mech_bpf,
-	wl_mech_hc_queue;
+	wl_mech_exit_hypercall, wl_mech_hypercall, wl_mech_hypercall_regs,
+	wl_mech_bpf, wl_mech_bpf_regs, wl_mech_hc_queue;
 
 const struct wl_mech *const wl_mechs[] = {
 	&wl_mech_native,
@@ -22,7 +22,9 @@ const struct wl_mech *const wl_mechs[] = {
 	&wl_mech_exit_pio,
 	&wl_mech_exit_hypercall,
 	&wl_mech_hypercall,
+	&wl_mech_hypercall_regs,
 	&wl_mech_bpf,
+	&wl_mech_bpf_regs,
 	&wl_mech_hc_queue,
 };
 

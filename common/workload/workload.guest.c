@@ -50,6 +50,20 @@ long wl_call_hypercall(struct wl_ctx *c, struct pt_regs *r)
 	return r->rax;
 }
 
+/* KVM_HC_HOST_SYSCALL_REGS: the same call, in registers. */
+long wl_call_hypercall_regs(struct wl_ctx *c, struct pt_regs *r)
+{
+	long res;
+
+	c->last_hc_error = guest_host_syscall_regs(r->rax, r->rdi, r->rsi, r->rdx,
+						   r->r10, r->r8, r->r9, &res);
+	if (c->last_hc_error) {
+		c->hc_errors++;
+		return -ENOSYS;	/* the call did not run */
+	}
+	return res;
+}
+
 /*
  * The floor each VM mechanism's cost is measured above: its own exit
  * instruction, with nothing to run.  For exit-pio that is an `out` the VMM

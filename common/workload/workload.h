@@ -115,6 +115,7 @@ uint64_t wl_guest_run(uint64_t job);
 long wl_call_syscall(struct wl_ctx *c, struct pt_regs *r);	/* `syscall` */
 long wl_call_pio(struct wl_ctx *c, struct pt_regs *r);	/* out WL_PORT_SYSCALL */
 long wl_call_hypercall(struct wl_ctx *c, struct pt_regs *r);	/* KVM_HC_HOST_SYSCALL */
+long wl_call_hypercall_regs(struct wl_ctx *c, struct pt_regs *r); /* ..._REGS */
 void wl_bare_pio(struct wl_ctx *c);
 void wl_bare_hypercall(struct wl_ctx *c);
 

@@ -24,14 +24,14 @@ struct hc_policy *wl_bpf_policy(struct wl_vm *w)
 	return w->priv;
 }
 
-static int bpf_init(struct wl_vm *w, const char **why)
+int wl_bpf_setup(struct wl_vm *w, wl_call_fn call, const char **why)
 {
 	struct hc_policy *p;
 	unsigned int i;
 
 	if (wl_vm_setup(w, WL_VM_HC | WL_VM_HC_EXIT, why))
 		return -1;
-	w->ctx->call = wl_call_hypercall;
+	w->ctx->call = call;
 	w->ctx->bare = wl_bare_hypercall;
 	*why = "loading hc_policy.bpf.o";
 	p = hc_policy_load();
@@ -45,22 +45,27 @@ static int bpf_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-static int bpf_enter(struct wl_vm *w)
+static int bpf_init(struct wl_vm *w, const char **why)
+{
+	return wl_bpf_setup(w, wl_call_hypercall, why);
+}
+
+int wl_bpf_enter(struct wl_vm *w)
 {
 	return hc_policy_attach(w->priv);
 }
 
-static void bpf_leave(struct wl_vm *w)
+void wl_bpf_leave(struct wl_vm *w)
 {
 	hc_policy_detach(w->priv);
 }
 
-static int bpf_run(struct wl_vm *w, char *why, size_t len)
+int wl_bpf_run(struct wl_vm *w, char *why, size_t len)
 {
 	return wl_vm_run(w, wl_exit_hypercall, why, len);
 }
 
-static void bpf_destroy(struct wl_vm *w)
+void wl_bpf_destroy(struct wl_vm *w)
 {
 	if (w->priv)
 		hc_policy_destroy(w->priv);
@@ -74,8 +79,8 @@ const struct wl_mech wl_mech_bpf = {
 	.vm = true,
 	.available = bpf_available,
 	.init = bpf_init,
-	.run = bpf_run,
-	.enter = bpf_enter,
-	.leave = bpf_leave,
-	.destroy = bpf_destroy,
+	.run = wl_bpf_run,
+	.enter = wl_bpf_enter,
+	.leave = wl_bpf_leave,
+	.destroy = wl_bpf_destroy,
 };

@@ -87,29 +87,46 @@ static inline long guest_host_syscall(struct pt_regs *regs)
 }
 
 /*
+ * The register form's convention, whatever its operands: nr in rax, a0 in
+ * rbx, a1 in rcx, and args[] in rdi, rsi, rdx, r10, r8, r9.  Returns rax;
+ * *rbx is what KVM left in rbx.
+ */
+static inline long guest_hypercall_regs(unsigned long nr, unsigned long a0,
+					unsigned long a1, const unsigned long args[6],
+					unsigned long *rbx)
+{
+	register unsigned long r10 asm("r10") = args[3];
+	register unsigned long r8 asm("r8") = args[4];
+	register unsigned long r9 asm("r9") = args[5];
+	long ret = nr;
+
+	if (guest_use_vmmcall)
+		asm volatile("vmmcall"
+			     : "+a"(ret), "+b"(a0)
+			     : "c"(a1), "D"(args[0]), "S"(args[1]), "d"(args[2]),
+			       "r"(r10), "r"(r8), "r"(r9)
+			     : "memory");
+	else
+		asm volatile("vmcall"
+			     : "+a"(ret), "+b"(a0)
+			     : "c"(a1), "D"(args[0]), "S"(args[1]), "d"(args[2]),
+			       "r"(r10), "r"(r8), "r"(r9)
+			     : "memory");
+	*rbx = a0;
+	return ret;
+}
+
+/*
  * KVM_HC_HOST_SYSCALL_REGS: 0 with the syscall's result in *res, or the
  * negative KVM error (the call did not run).
  */
 static inline long guest_host_syscall_regs(long nr, long a0, long a1, long a2,
 					   long a3, long a4, long a5, long *res)
 {
-	register long r10 asm("r10") = a3;
-	register long r8 asm("r8") = a4;
-	register long r9 asm("r9") = a5;
-	long ret = KVM_HC_HOST_SYSCALL_REGS;
+	const unsigned long args[6] = { a0, a1, a2, a3, a4, a5 };
 
-	if (guest_use_vmmcall)
-		asm volatile("vmmcall"
-			     : "+a"(ret), "+b"(nr)
-			     : "c"(0), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
-			     : "memory");
-	else
-		asm volatile("vmcall"
-			     : "+a"(ret), "+b"(nr)
-			     : "c"(0), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
-			     : "memory");
-	*res = nr;
-	return ret;
+	return guest_hypercall_regs(KVM_HC_HOST_SYSCALL_REGS, nr, 0, args,
+				    (unsigned long *)res);
 }
 
 #endif

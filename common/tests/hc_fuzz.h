@@ -5,10 +5,14 @@
 #include <stdint.h>
 
 struct hc_fuzz_call {
-	uint64_t nr;		/* rax: KVM_HC_HOST_SYSCALL, mostly */
-	uint64_t a0;		/* rbx: the pt_regs pointer, or not one */
+	uint64_t nr;		/* rax: KVM_HC_HOST_SYSCALL(_REGS), mostly */
+	uint64_t a0;		/* rbx: the pt_regs pointer, or the syscall number */
 	uint64_t a1, a2, a3;	/* rcx, rdx, rsi: must be 0 for nr 13 */
+	/* the register form: rdi, rsi, rdx, r10, r8, r9 instead of a2, a3 */
+	uint64_t args[6];
+	int regs_form;		/* issue it in the register form's convention */
 	int64_t ret;		/* rax after the hypercall */
+	uint64_t rbx;		/* rbx after it, for the register form */
 };
 
 struct hc_fuzz_list {

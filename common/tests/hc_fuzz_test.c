@@ -2,9 +2,12 @@
 /*
  * hc_fuzz_test: a bounded, seeded fuzzer of KVM_HC_HOST_SYSCALL.
  *
- * Three paths take the same random calls: KVM's own runner ("hypercall"),
- * the exit to the VMM ("exit", KVM_CAP_EXIT_HYPERCALL) and the BPF verdict
- * ("bpf", random verdicts per syscall).  A batch is one forked child with
+ * Four paths take the same kind of random calls: KVM's own runner
+ * ("hypercall"), the exit to the VMM ("exit", KVM_CAP_EXIT_HYPERCALL), the
+ * BPF verdict ("bpf", random verdicts per syscall) and the register form,
+ * KVM_HC_HOST_SYSCALL_REGS ("regs": the number in rbx and the arguments in
+ * registers, in a VM that also enabled the exit, which this form must
+ * never take).  A batch is one forked child with
  * one VM and three vCPU threads (two at CPL 0, one at CPL 3) that issue
  * their lists at the same time, while the child's main thread swaps and
  * closes descriptors under them and signals them, and an interval timer
@@ -20,14 +23,16 @@
  * far out of range), arguments drawn from small integers, descriptors,
  * -1, powers of two, pointers into the guest's arena, its PROT_NONE guard
  * page, kernel and non-canonical addresses; every other pt_regs field
- * random.  Nothing is denylisted on the kernel paths.  The VMM of the
+ * random.  The register form draws its number and its six arguments the
+ * same way, and a1 (rcx) is not 0 now and then.  Nothing is denylisted on the kernel paths.  The VMM of the
  * exit path refuses, with -KVM_EPERM, the calls listed in harness_denied()
  * that would only tear down the fuzzer itself.
  *
  * Checked on every call: at CPL 3 every hypercall gets -KVM_EPERM;
  * KVM_HC_HOST_SYSCALL gets one of the codes the series documents; a
  * kernel or non-canonical a0 gets -KVM_EFAULT; a number far out of range
- * runs as -ENOSYS.  At the end a fresh VM answers getppid through each
+ * runs as -ENOSYS; a register-form call that did not complete leaves rbx as
+ * it was, and none exits to the VMM.  At the end a fresh VM answers getppid through each
  * path.  The runner fails the run on any kernel splat or kmemleak report.
  *
  * FUZZ_SEED, FUZZ_CALLS (per path) and FUZZ_SECONDS (time cap per path)
@@ -88,14 +93,24 @@
 #define KERNEL_PTR	0xffff888000000000UL
 #define NONCANON_PTR	0x8000000000001000UL
 
-enum { PATH_HYPERCALL, PATH_EXIT, PATH_BPF, NR_PATHS };
-static const char *const path_name[NR_PATHS] = { "hypercall", "exit", "bpf" };
+enum { PATH_HYPERCALL, PATH_EXIT, PATH_BPF, PATH_REGS, NR_PATHS };
+static const char *const path_name[NR_PATHS] = { "hypercall", "exit", "bpf", "regs" };
+/* The hypercall each path is about. */
+static const uint64_t path_hc[NR_PATHS] = {
+	KVM_HC_HOST_SYSCALL, KVM_HC_HOST_SYSCALL, KVM_HC_HOST_SYSCALL,
+	KVM_HC_HOST_SYSCALL_REGS,
+};
+static const char *const path_hc_name[NR_PATHS] = {
+	"KVM_HC_HOST_SYSCALL", "KVM_HC_HOST_SYSCALL", "KVM_HC_HOST_SYSCALL",
+	"KVM_HC_HOST_SYSCALL_REGS",
+};
 
 /* Counts of one path, in memory shared with the batch children. */
 struct fuzz_stats {
-	atomic_ulong calls, hc13, other_hc, cpl3, ran, ran_ok, ran_err;
+	atomic_ulong calls, hc_path, other_hc, cpl3, ran, ran_ok, ran_err;
 	atomic_ulong eperm, efault, einval, enosys, unexpected;
 	atomic_ulong bad_a0, cpl3_wrong, bad_a0_wrong, far_nr_wrong;
+	atomic_ulong rbx_wrong, exit_wrong;
 	atomic_ulong vmm_exits, vmm_refused, signals, fd_ops;
 	atomic_ulong vm_stopped, batches, batch_ok, batch_signal;
 	atomic_ulong batch_stopped, batch_timeout, batch_exit;
@@ -215,12 +230,41 @@ struct fuzz_gen {
 	bool good_a0, bad_a0;
 };
 
+/* A call of the register form: the number in a0, the arguments in args. */
+static void gen_regs_call(uint64_t *s, const struct fuzz_mem *m,
+			  struct hc_fuzz_call *c, struct fuzz_gen *g)
+{
+	uint64_t r = rnd_below(s, 100);
+	int i;
+
+	memset(g, 0, sizeof(*g));
+	memset(c, 0, sizeof(*c));
+	c->regs_form = 1;
+	c->nr = KVM_HC_HOST_SYSCALL_REGS;
+	if (r < 3)
+		c->nr = rnd_below(s, 16);	/* KVM's other hypercalls */
+	else if (r < 5)
+		c->nr = rnd_next(s);
+	if (rnd_below(s, 100) < 4)
+		c->a1 = pick_arg(s, m);
+	g->sys_nr = c->a0 = pick_nr(s);
+	g->good_a0 = true;
+	for (i = 0; i < 6; i++)
+		c->args[i] = pick_arg(s, m);
+	c->ret = 0x5a5a5a5a;
+	c->rbx = 0x5a5a5a5a;
+}
+
 static void gen_call(uint64_t *s, const struct fuzz_mem *m, int slot,
-		     struct hc_fuzz_call *c, struct fuzz_gen *g)
+		     struct hc_fuzz_call *c, struct fuzz_gen *g, int path)
 {
 	uint64_t r = rnd_below(s, 100);
 	struct pt_regs *a0;
 
+	if (path == PATH_REGS) {
+		gen_regs_call(s, m, c, g);
+		return;
+	}
 	memset(g, 0, sizeof(*g));
 	c->nr = KVM_HC_HOST_SYSCALL;
 	if (r < 3)
@@ -314,8 +358,13 @@ static int fuzz_exit(struct vcpu *v, uint16_t port, void *ctx)
 	uint64_t a0 = run->hypercall.args[0];
 	struct pt_regs *r = (struct pt_regs *)a0;
 
+	if (!f->exit_expected) {
+		/* The register form never exits, enabled or not. */
+		atomic_fetch_add(&f->st->exit_wrong, 1);
+		return -1;
+	}
 	if (run->exit_reason != KVM_EXIT_HYPERCALL ||
-	    run->hypercall.nr != KVM_HC_HOST_SYSCALL || !f->exit_expected)
+	    run->hypercall.nr != KVM_HC_HOST_SYSCALL)
 		return -1;
 	atomic_fetch_add(&f->st->vmm_exits, 1);
 	if (run->hypercall.args[1] | run->hypercall.args[2] |
@@ -350,9 +399,10 @@ static void wrong(struct fuzz_stats *st, atomic_ulong *count, const char *what,
 	if (st->first_wrong[0])
 		return;
 	snprintf(st->first_wrong, sizeof(st->first_wrong),
-		 "%s: vCPU %d hc %#lx a0 %#lx a1 %#lx nr %#lx -> ret %ld",
+		 "%s: vCPU %d hc %#lx a0 %#lx a1 %#lx nr %#lx -> ret %ld rbx %#lx",
 		 what, vcpu, (unsigned long)c->nr, (unsigned long)c->a0,
-		 (unsigned long)c->a1, (unsigned long)sys_nr, (long)c->ret);
+		 (unsigned long)c->a1, (unsigned long)sys_nr, (long)c->ret,
+		 (unsigned long)c->rbx);
 }
 
 static void bitmap_set(atomic_ulong *b, uint64_t nr)
@@ -363,10 +413,12 @@ static void bitmap_set(atomic_ulong *b, uint64_t nr)
 
 /* Judge the calls just made against what the series documents. */
 static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
-		  const struct fuzz_gen *g)
+		  const struct fuzz_gen *g, int path)
 {
 	bool zero_args = !(c->a1 | c->a2 | c->a3);
 	const struct pt_regs *r = (const struct pt_regs *)c->a0;
+	/* The call's result: in its pt_regs, or in rbx for the register form. */
+	long res = c->regs_form ? (long)c->rbx : g->good_a0 ? (long)r->rax : 0;
 
 	atomic_fetch_add(&st->calls, 1);
 	if (vcpu == CPL3_VCPU) {
@@ -376,11 +428,15 @@ static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
 			      g->sys_nr, vcpu);
 		return;
 	}
-	if (c->nr != KVM_HC_HOST_SYSCALL) {
+	if (c->nr != path_hc[path]) {
 		atomic_fetch_add(&st->other_hc, 1);
 		return;
 	}
-	atomic_fetch_add(&st->hc13, 1);
+	atomic_fetch_add(&st->hc_path, 1);
+	/* rbx is written only when the call completed. */
+	if (c->regs_form && c->ret != 0 && c->rbx != c->a0)
+		wrong(st, &st->rbx_wrong, "refused call changed rbx", c,
+		      g->sys_nr, vcpu);
 	bitmap_set(st->nr_tried, g->sys_nr);
 	if (g->bad_a0 && zero_args) {
 		atomic_fetch_add(&st->bad_a0, 1);
@@ -394,11 +450,11 @@ static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
 		if (!g->good_a0)
 			break;	/* ran from the RO page? then it is counted */
 		bitmap_set(st->nr_ran, g->sys_nr);
-		if ((long)r->rax < 0 && (long)r->rax >= -4095)
+		if (res < 0 && res >= -4095)
 			atomic_fetch_add(&st->ran_err, 1);
 		else
 			atomic_fetch_add(&st->ran_ok, 1);
-		if (g->sys_nr >= FAR_NR && (long)r->rax != -ENOSYS)
+		if (g->sys_nr >= FAR_NR && res != -ENOSYS)
 			wrong(st, &st->far_nr_wrong, "far nr not -ENOSYS", c,
 			      g->sys_nr, vcpu);
 		break;
@@ -427,6 +483,7 @@ struct fuzz_vcpu_thread {
 	struct hc_fuzz_list *list;
 	struct fuzz_gen gen[PER_VCPU];
 	struct fuzz_vmm *vmm;
+	int path;
 	pthread_t thread;
 	atomic_int tid;
 	atomic_int done;
@@ -456,7 +513,8 @@ static void *vcpu_thread(void *arg)
 		r = vcpu_call(&t->vcpu, hc_fuzz_guest_run, (uintptr_t)l,
 			      fuzz_exit, t->vmm, &e);
 		for (; from < l->next && from < PER_VCPU; from++)
-			tally(st, t->vcpu.id, &l->call[from], &t->gen[from]);
+			tally(st, t->vcpu.id, &l->call[from], &t->gen[from],
+			      t->path);
 		if (r) {
 			/* Counted, not failed: a random call may take the VM away. */
 			atomic_fetch_add(&st->vm_stopped, 1);
@@ -490,13 +548,21 @@ static int fuzz_map_regs(struct fuzz_mem *m, struct fuzz_vmm *vmm)
 	return 0;
 }
 
+/* The register form's VM also asks for exits, if KVM offers them. */
+static bool path_enables_exit(int path)
+{
+	return path == PATH_EXIT || path == PATH_BPF ||
+	       (path == PATH_REGS &&
+		(vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL) & KVM_PV_HOST_SYSCALL_EXIT));
+}
+
 static int setup_vm(struct vmm *vm, struct fuzz_vcpu_thread *t, int path)
 {
 	int i;
 
 	if (vmm_init(vm, ARENA_SIZE))
 		return -1;
-	if (path != PATH_HYPERCALL &&
+	if (path_enables_exit(path) &&
 	    vmm_enable_cap(vm, KVM_CAP_EXIT_HYPERCALL, 1 << KVM_HC_HOST_SYSCALL))
 		return -1;
 	for (i = 0; i < NR_VCPUS; i++) {
@@ -566,7 +632,8 @@ static void batch_child(int path, uint64_t seed, const char *root)
 {
 	static struct fuzz_vcpu_thread t[NR_VCPUS];
 	struct fuzz_stats *st = &stats[path];
-	struct fuzz_vmm vmm = { .st = st, .exit_expected = path != PATH_HYPERCALL };
+	struct fuzz_vmm vmm = { .st = st,
+				.exit_expected = path == PATH_EXIT || path == PATH_BPF };
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
 	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
 	struct fuzz_mem m = { 0 };
@@ -603,9 +670,10 @@ static void batch_child(int path, uint64_t seed, const char *root)
 		if (!t[i].list)
 			_exit(3);
 		t[i].vmm = &vmm;
+		t[i].path = path;
 		for (j = 0; j < PER_VCPU; j++)
 			gen_call(&seed, &m, i * PER_VCPU + j, &t[i].list->call[j],
-				 &t[i].gen[j]);
+				 &t[i].gen[j], path);
 	}
 	open_templates();
 	if (drop_privileges(root))
@@ -740,8 +808,10 @@ static const char *path_unavailable(int path)
 		return "no /dev/kvm";
 	if (cap == 0)
 		return "KVM_CAP_PV_HOST_SYSCALL absent (hypercall/ series)";
-	if (path != PATH_HYPERCALL && !(cap & KVM_PV_HOST_SYSCALL_EXIT))
+	if ((path == PATH_EXIT || path == PATH_BPF) && !(cap & KVM_PV_HOST_SYSCALL_EXIT))
 		return "no KVM_PV_HOST_SYSCALL_EXIT (exit-variant/ series)";
+	if (path == PATH_REGS && !(cap & KVM_PV_HOST_SYSCALL_REGS))
+		return "no KVM_PV_HOST_SYSCALL_REGS (hypercall/ patch 6)";
 	if (path == PATH_BPF && !policy)
 		return "hc_policy.bpf.o did not load (bpf-variant/ series)";
 	return NULL;
@@ -761,7 +831,7 @@ static bool still_answers(int path, char *why, size_t len)
 	struct fuzz_vcpu_thread t[NR_VCPUS];
 	struct fuzz_stats scratch_stats;
 	struct fuzz_vmm vmm = { .st = &scratch_stats,
-				.exit_expected = path != PATH_HYPERCALL };
+				.exit_expected = path == PATH_EXIT || path == PATH_BPF };
 	struct hc_fuzz_list *l;
 	struct fuzz_mem m;
 	struct pt_regs *r;
@@ -782,18 +852,25 @@ static bool still_answers(int path, char *why, size_t len)
 	l->end = 1;
 	l->call[0] = (struct hc_fuzz_call){ .nr = KVM_HC_HOST_SYSCALL,
 					    .a0 = (uintptr_t)r };
+	if (path == PATH_REGS)
+		l->call[0] = (struct hc_fuzz_call){ .nr = KVM_HC_HOST_SYSCALL_REGS,
+						    .a0 = SYS_getppid, .regs_form = 1 };
 	if (path == PATH_BPF)
 		hc_policy_set(policy, SYS_getppid, HCP_KERNEL);
 	if (vcpu_call(&t[0].vcpu, hc_fuzz_guest_run, (uintptr_t)l, fuzz_exit,
-		      &vmm, &e))
+		      &vmm, &e)) {
 		vmm_exit_str(&e, why, len);
-	else if (l->call[0].ret || (long)r->rax != getppid())
-		snprintf(why, len, "ret %ld, getppid %ld, expected 0, %d",
-			 (long)l->call[0].ret, (long)r->rax, getppid());
-	else
-		ok = true;
-	if (ok)
-		snprintf(why, len, "ret 0, getppid %ld", (long)r->rax);
+	} else {
+		/* The result: in the pt_regs, or in rbx for the register form. */
+		long got = path == PATH_REGS ? (long)l->call[0].rbx : (long)r->rax;
+
+		ok = !l->call[0].ret && got == getppid();
+		if (ok)
+			snprintf(why, len, "ret 0, getppid %ld", got);
+		else
+			snprintf(why, len, "ret %ld, getppid %ld, expected 0, %d",
+				 (long)l->call[0].ret, got, getppid());
+	}
 	for (int i = 0; i < NR_VCPUS; i++)
 		vcpu_destroy(&t[i].vcpu);
 	vmm_destroy(&vm);
@@ -814,14 +891,15 @@ static bool report(int path, double secs)
 {
 	struct fuzz_stats *st = &stats[path];
 	bool ok = !st->unexpected && !st->cpl3_wrong && !st->bad_a0_wrong &&
-		  !st->far_nr_wrong && !st->batch_timeout && !st->batch_exit;
+		  !st->far_nr_wrong && !st->rbx_wrong && !st->exit_wrong &&
+		  !st->batch_timeout && !st->batch_exit;
 
 	ksft_print_msg("%s: %lu calls in %lu batches, %.1f s (%.0f calls/s)\n",
 		       path_name[path], st->calls, st->batches, secs,
 		       secs > 0 ? st->calls / secs : 0.0);
-	ksft_print_msg("  KVM_HC_HOST_SYSCALL at CPL 0: %lu: ran %lu (result >= 0: %lu, -errno: %lu), "
+	ksft_print_msg("  %s at CPL 0: %lu: ran %lu (result >= 0: %lu, -errno: %lu), "
 		       "-KVM_EPERM %lu, -KVM_EFAULT %lu, -KVM_EINVAL %lu, -KVM_ENOSYS %lu, undocumented %lu\n",
-		       st->hc13, st->ran, st->ran_ok,
+		       path_hc_name[path], st->hc_path, st->ran, st->ran_ok,
 		       st->ran_err, st->eperm, st->efault, st->einval,
 		       st->enosys, st->unexpected);
 	ksft_print_msg("  syscall numbers: %d of 0..%d tried, %d ran; at CPL 3: %lu calls, %lu not -KVM_EPERM; "
@@ -829,6 +907,11 @@ static bool report(int path, double secs)
 		       popcount_bitmap(st->nr_tried), NR_BITMAP - 1,
 		       popcount_bitmap(st->nr_ran), st->cpl3, st->cpl3_wrong,
 		       st->bad_a0, st->bad_a0_wrong, st->far_nr_wrong);
+	if (path == PATH_REGS)
+		ksft_print_msg("  register form: rbx changed by a call that did not complete: %lu; "
+			       "exits to the VMM (exit %s): %lu\n", st->rbx_wrong,
+			       path_enables_exit(path) ? "enabled" : "not offered",
+			       st->exit_wrong);
 	ksft_print_msg("  other hypercall numbers %lu; exits to the VMM %lu (refused by its harness list %lu); "
 		       "signals %lu, descriptor swaps/closes %lu\n",
 		       st->other_hc, st->vmm_exits, st->vmm_refused,

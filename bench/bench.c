@@ -13,9 +13,10 @@
  * samples as CSV between markers; the host side (report.py) computes
  * medians, percentiles and ratios.
  *
- *   run [-r ROUNDS] [-i ITERS] [-s UDP_RR_BYTES] [-d]
+ *   run [-r ROUNDS] [-i ITERS] [-s UDP_RR_BYTES] [-m MECHS] [-d]
  * -d: a deterministic (-icount) boot: the mechanisms whose figure means
  * nothing there (wl_mech.icount_na) are listed but not run.
+ * -m: only these mechanisms, by name, joined by '+' (default: all).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -89,10 +90,12 @@ int main(int argc, char **argv)
 	bool deterministic = false;
 	long iters = 200;
 	struct utsname u;
-	const char *why;
+	const char *why, *only = NULL;
 
-	while ((opt = getopt(argc, argv, "r:i:ds:")) != -1) {
-		if (opt == 's')
+	while ((opt = getopt(argc, argv, "r:i:ds:m:")) != -1) {
+		if (opt == 'm')
+			only = optarg;
+		else if (opt == 's')
 			rr_size = atoi(optarg);	/* udp-rr's payload, netperf -r */
 		else if (opt == 'r')
 			rounds = atoi(optarg);
@@ -117,6 +120,8 @@ int main(int argc, char **argv)
 	for (k = 0; k < wl_nr_mechs; k++) {
 		const struct wl_mech *m = wl_mechs[k];
 
+		if (!wl_mech_in_list(only, m->name))
+			continue;
 		/* name|vm|icount-na reason: what the report needs of the list */
 		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "",
 		       m->summary);

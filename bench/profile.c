@@ -3,8 +3,9 @@
  * Where the cost goes, guest side (/bench/profile in the QEMU guest), for
  * every mechanism of the list and each op of ops[] below.
  *
- *   profile -c [-i ITERS] [-m MECH]	event counts per op (profile.h), any boot
- *   profile -p [-i ITERS] [-m MECH]	the kernel path per op, in an -icount boot
+ *   profile -c [-i ITERS] [-m MECHS]	event counts per op (profile.h), any boot
+ *   profile -p [-i ITERS] [-m MECHS]	the kernel path per op, in an -icount boot
+ * MECHS: the mechanisms to run, by name, joined by '+' (default: all).
  *
  * The path is sampled, as `perf record -e cpu-clock` would: a cpu-clock
  * event on every CPU samples the instruction pointer every 10 us (the
@@ -541,7 +542,7 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "cpi:m:")) != -1) {
 		if (opt == 'm')
-			only = optarg;	/* one mechanism, by name */
+			only = optarg;	/* mechanisms by name: a+b+c */
 		else if (opt == 'c')
 			counts = true;
 		else if (opt == 'p')
@@ -577,7 +578,7 @@ int main(int argc, char **argv)
 		struct wl_vm w;
 		const char *why;
 
-		if (only && strcmp(only, m->name))
+		if (!wl_mech_in_list(only, m->name))
 			continue;
 		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "", m->summary);
 		if (!m->available(&why)) {

@@ -6,6 +6,7 @@
 # then writes bench/results/latest-profile.{md,csv,dat,svg}.
 #   profile.sh BZIMAGE INITRAMFS RUNDIR
 # Environment: PROFILE_ITERS (100), ACCEL (tcg|kvm; kvm: counts only),
+# MECHS (only these mechanisms, by name, joined by '+'; default all),
 # PROFILE_APPEND=1 (make bench): append the report to bench/results/latest.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,16 +14,17 @@ top=$(cd "$here/.." && pwd)
 bz=$1 initrd=$2 runs=$3
 out=$here/results
 iters=${PROFILE_ITERS:-100}
+sel=${MECHS:+,-m,$MECHS}
 mkdir -p "$out" "$runs"
 
 logs=()
 echo "profile: event counts ($iters iterations per job, two vCPUs)"
-"$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/profile-counts" profile "-c,-i,$iters"
+"$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/profile-counts" profile "-c,-i,$iters$sel"
 logs+=("counts=$runs/profile-counts/tap.log")
 if [ "${ACCEL:-tcg}" = tcg ]; then
 	echo "profile: kernel path (-icount shift=0, one vCPU)"
 	ICOUNT=1 SMP=1 "$top/common/qemu/run.sh" "$bz" "$initrd" \
-		"$runs/profile-path" profile "-p,-i,$iters"
+		"$runs/profile-path" profile "-p,-i,$iters$sel"
 	logs+=("path=$runs/profile-path/tap.log")
 fi
 python3 "$here/profile_report.py" "$out" "${logs[@]}"

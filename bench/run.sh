@@ -4,14 +4,15 @@
 # -icount shift=0,sleep=off, where guest time counts guest instructions,
 # then write the report (bench/results/latest.*) and print it.
 #   run.sh BZIMAGE INITRAMFS RUNDIR
-# Environment: ROUNDS (15), ITERS (200), ICOUNT_RUNS (2), ACCEL (tcg|kvm).
+# Environment: ROUNDS (15), ITERS (200), ICOUNT_RUNS (2), ACCEL (tcg|kvm),
+# MECHS (only these mechanisms, by name, joined by '+'; default all).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 bz=$1 initrd=$2 runs=$3
 out=$here/results
 ROUNDS=${ROUNDS:-15} ITERS=${ITERS:-200} ICOUNT_RUNS=${ICOUNT_RUNS:-2}
-args="-r,$ROUNDS,-i,$ITERS"
+args="-r,$ROUNDS,-i,$ITERS${MECHS:+,-m,$MECHS}"
 mkdir -p "$out" "$runs"
 
 logs=()

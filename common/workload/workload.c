@@ -49,6 +49,19 @@ const struct wl_mech *wl_mech_by_name(const char *name)
 	return NULL;
 }
 
+bool wl_mech_in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	if (!list)
+		return true;
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == '+') && (p[n] == '+' || !p[n]))
+			return true;
+	return false;
+}
+
 int wl_make_file(const char *path)
 {
 	unsigned char buf[WL_FILE_SIZE];

@@ -162,6 +162,8 @@ extern const struct wl_mech *const wl_mechs[];
 extern const int wl_nr_mechs;
 /* NULL if there is none of that name. */
 const struct wl_mech *wl_mech_by_name(const char *name);
+/* Whether @name is in @list ("a+b+c"); every name is in a NULL list. */
+bool wl_mech_in_list(const char *list, const char *name);
 
 /* A mechanism set up to run the workload. */
 struct wl_vm {

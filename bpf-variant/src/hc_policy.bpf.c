@@ -31,7 +31,7 @@ struct {
 SEC("fmod_ret/kvm_hc_host_syscall_bpf")
 int BPF_PROG(hcp_decide, struct kvm_hc_bpf_ctx *hc, int ret)
 {
-	__u64 nr = hc->regs.ax;
+	__u64 nr = hc->regs->ax;
 	__u32 key = nr;
 	__u64 *count;
 	__u8 *verdict;

@@ -45,3 +45,25 @@ $(TESTS_OUT)/hc_fuzz_test: $(OBJ)/common/tests/hc_fuzz_test.o \
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(BPF_LIBS)
 GUEST_TESTS += $(TESTS_OUT)/hc_fuzz_test
+
+# The sandbox (common/sandbox/README.md): /bench/sandbox in the guest.  It
+# is linked at 1 GiB, clear of 0x400000 where static programs want to be.
+SANDBOX_OBJS := $(OBJ)/common/sandbox/sandbox.o $(OBJ)/common/sandbox/loader.o \
+	$(OBJ)/common/sandbox/supervisor.guest.o $(OBJ)/common/sandbox/enter.guest.o
+$(OBJ)/common/sandbox/syscall_names.h: $(KHDR)/asm/unistd_64.h
+	@mkdir -p $(dir $@)
+	sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$$/\t[\2] = "\1",/p' $< > $@
+$(OBJ)/common/sandbox/sandbox.o: $(OBJ)/common/sandbox/syscall_names.h
+$(OBJ)/common/sandbox/sandbox.o: HOST_CFLAGS += -I$(OBJ)/common/sandbox
+$(OBJ)/common/sandbox/%.o: HOST_CFLAGS += -I$(TOP)/common/sandbox
+$(BENCH_OUT)/sandbox: $(SANDBOX_OBJS) $(WORKLOAD_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) -Wl,-Ttext-segment=0x40000000 $(WORKLOAD_LIBS)
+GUEST_TESTS += $(BENCH_OUT)/sandbox
+
+# Busybox applets through every mechanism that can run a program, and what
+# the sandbox does with bad input (common/sandbox/README.md).
+$(TESTS_OUT)/sandbox_test: $(OBJ)/common/tests/sandbox_test.o
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS)
+GUEST_TESTS += $(TESTS_OUT)/sandbox_test

@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 enum { HCP_VMM = 0, HCP_KERNEL = 1, HCP_DENY = 2 };
+/* The numbers the policy map holds (MAX_NR of hc_policy.bpf.c). */
+#define HCP_MAX_NR	512
 
 struct hc_policy;
 

@@ -144,6 +144,20 @@ static int map_range(struct vmm *vm, void *hva, size_t size, uint64_t gpa)
 	return 0;
 }
 
+int vmm_map(struct vmm *vm, void *hva, size_t size)
+{
+	uint64_t gpa;
+
+	size = PAGE_ALIGN(size);
+	if ((uintptr_t)hva & (PAGE_SIZE - 1)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (add_slot(vm, hva, size, &gpa))
+		return -1;
+	return map_range(vm, hva, size, gpa);
+}
+
 static uint64_t gdt_entry(uint32_t flags_access)
 {
 	/* flat: base 0, limit 0xfffff; flags_access = flags << 12 | access */

@@ -69,6 +69,11 @@ int vmm_kvm_cap(long cap);
 int vmm_init(struct vmm *vm, size_t arena_size);
 void vmm_destroy(struct vmm *vm);
 void *vmm_alloc(struct vmm *vm, size_t size);
+/*
+ * Give the guest [hva, hva + size) of this process, at the same virtual
+ * address, as a memslot of its own (page tables from the arena).
+ */
+int vmm_map(struct vmm *vm, void *hva, size_t size);
 int vmm_enable_cap(struct vmm *vm, uint32_t cap, uint64_t arg0);
 
 int vcpu_init(struct vmm *vm, struct vcpu *v, int id, bool user);

@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <linux/futex.h>
 
@@ -79,14 +80,57 @@ int wl_stub_dead(struct wl_vm *w, char *why, size_t len)
 	}
 	if (waitpid(w->stub, &status, WNOHANG) != w->stub)
 		return 0;
-	if (WIFSIGNALED(status))
+	if (WIFSIGNALED(status)) {
 		snprintf(why, len, "stub %d killed by signal %d", w->stub,
 			 WTERMSIG(status));
+		/* wl_stub_catch_faults() may have recorded the first one. */
+		if (!w->ctx->fault_signal)
+			w->ctx->fault_signal = WTERMSIG(status);
+	}
 	else
 		snprintf(why, len, "stub %d exited with status %d", w->stub,
 			 WEXITSTATUS(status));
 	w->stub = 0;
 	return 1;
+}
+
+static struct wl_ctx *fault_ctx;
+
+/*
+ * A fault of the code in a stub whose every system call is somebody
+ * else's (seccomp-unotify): record it, then end the stub without one.
+ * The handler ran once (SA_RESETHAND) with every signal blocked, so the
+ * trap below is fatal: a blocked synchronous signal kills.
+ */
+static void on_fault(int sig, siginfo_t *si, void *ucontext)
+{
+	ucontext_t *uc = ucontext;
+
+	fault_ctx->fault_signal = sig;
+	fault_ctx->fault_pc = uc->uc_mcontext.gregs[REG_RIP];
+	fault_ctx->fault_addr = (uintptr_t)si->si_addr;
+	__builtin_trap();
+}
+
+int wl_stub_catch_faults(struct wl_ctx *c)
+{
+	static char altstack[16384];
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa = {
+		.sa_sigaction = on_fault,
+		.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND,
+	};
+	unsigned int i;
+
+	fault_ctx = c;
+	sigfillset(&sa.sa_mask);
+	if (sigaltstack(&ss, NULL))
+		return -1;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], &sa, NULL))
+			return -1;
+	return 0;
 }
 
 /*

@@ -5,7 +5,9 @@
  * run loop that hands the exits the VMM does not own to the mechanism.
  */
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "kvm_hc_abi.h"
 #include "workload.h"
@@ -63,14 +65,37 @@ static int on_exit(struct vcpu *v, uint16_t port, void *arg)
 	return x->fn ? x->fn(x->w, v->run, port) : -1;
 }
 
+/* The signal a process would get for exception vector v. */
+static int vector_signal(int v)
+{
+	switch (v) {
+	case 0: case 16: case 19:	/* #DE, #MF, #XM */
+		return SIGFPE;
+	case 1: case 3:			/* #DB, #BP */
+		return SIGTRAP;
+	case 6:				/* #UD */
+		return SIGILL;
+	case 17:			/* #AC */
+		return SIGBUS;
+	}
+	return SIGSEGV;			/* #GP, #PF, #SS, #NP... */
+}
+
 int wl_vm_run(struct wl_vm *w, wl_exit_fn fn, char *why, size_t len)
 {
 	struct exit_ctx x = { .w = w, .fn = fn };
+	struct kvm_sregs sregs;
 	struct vmm_exit e;
 
-	if (vcpu_call(&w->vcpu, wl_guest_run, (uintptr_t)w->job, on_exit, &x, &e)) {
-		vmm_exit_str(&e, why, len);
-		return -1;
+	if (!vcpu_call(&w->vcpu, wl_guest_run, (uintptr_t)w->job, on_exit, &x, &e))
+		return 0;
+	vmm_exit_str(&e, why, len);
+	if (e.vector >= 0) {
+		w->ctx->fault_signal = vector_signal(e.vector);
+		w->ctx->fault_pc = e.fault_rip;
+		w->ctx->fault_addr = 0;
+		if (e.vector == 14 && !ioctl(w->vcpu.fd, KVM_GET_SREGS, &sregs))
+			w->ctx->fault_addr = sregs.cr2;
 	}
-	return 0;
+	return -1;
 }

@@ -105,6 +105,13 @@ void wl_run_for_code(struct pt_regs *r)
 	r->rax = host_syscall(r->rax, r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9);
 }
 
+long wl_serve(struct wl_ctx *c, struct pt_regs *r)
+{
+	if (c->serve)
+		return c->serve(c, r);
+	return host_syscall(r->rax, r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9);
+}
+
 /* The context's descriptors; the memory is the mechanism's (VM or shared). */
 static int ctx_init(struct wl_ctx *c, const char *file)
 {
@@ -190,6 +197,28 @@ void wl_leave(struct wl_vm *w)
 {
 	if (w->mech->leave)
 		w->mech->leave(w);
+}
+
+int wl_run_program(struct wl_vm *w, uint64_t (*fn)(uint64_t), uint64_t arg,
+		   char *why, size_t len)
+{
+	struct wl_ctx *c = w->ctx;
+	int r;
+
+	c->errors = c->hc_errors = 0;
+	c->stop = c->fault_signal = 0;
+	w->job->ctx = c;
+	w->job->iters = 1;
+	w->job->program = fn;
+	w->job->program_arg = arg;
+	r = w->mech->run(w, why, len);
+	w->job->program = NULL;
+	if (!r && c->hc_errors) {
+		snprintf(why, len, "the mechanism refused %llu calls (last: %ld)",
+			 (unsigned long long)c->hc_errors, c->last_hc_error);
+		return -1;
+	}
+	return r;
 }
 
 int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len)

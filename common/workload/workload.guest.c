@@ -215,6 +215,8 @@ uint64_t wl_guest_run(uint64_t arg)
 	struct wl_ctx *c = job->ctx;
 	long i;
 
+	if (job->program)
+		return job->program(job->program_arg);
 	for (i = 0; i < job->iters && !c->stop; i++) {
 		switch (job->op) {
 		case OP_BARE:

@@ -88,6 +88,23 @@ struct wl_ctx {
 	uint64_t hc_errors;		/* calls the mechanism refused to run */
 	long last_hc_error;		/* the mechanism's last refusal */
 	int stop;			/* set by a hook: no call can run any more */
+	/*
+	 * The mechanisms whose runner runs the code's calls (runs_calls) hand
+	 * each to wl_serve(): the host runs it, unless serve is set (the
+	 * sandbox's supervisor, common/sandbox).  A served call may end the
+	 * job (stop), or give the code's thread a new FS base, which the
+	 * mechanism applies before the code runs on.
+	 */
+	long (*serve)(struct wl_ctx *c, struct pt_regs *r);
+	void *serve_arg;
+	uint64_t fs_base;
+	int fs_base_set;
+	/*
+	 * The code stopped on a fault (a signal in a stub, an exception in
+	 * the guest): the signal it stands for, where, and the address.
+	 */
+	int fault_signal;
+	uint64_t fault_pc, fault_addr;
 	/* udp-rr: a socket connected to the echo server, -1 without one */
 	int sock_fd;
 	unsigned int rr_size;		/* OP_UDP_RR's payload */
@@ -106,6 +123,9 @@ struct wl_job {
 	struct wl_ctx *ctx;
 	int op;
 	long iters;
+	/* Set: the code runs program(program_arg) instead (common/sandbox). */
+	uint64_t (*program)(uint64_t arg);
+	uint64_t program_arg;
 };
 
 /* The code's entry: run job->op job->iters times; the wrong results. */
@@ -138,6 +158,11 @@ struct wl_mech {
 	 * NULL if it means something.
 	 */
 	const char *icount_na;
+	/*
+	 * Why this mechanism cannot run an unmodified program for the sandbox
+	 * (common/sandbox), or NULL if it can.
+	 */
+	const char *program_na;
 	/* 1 if the running kernel offers what it needs; else 0 and why. */
 	int (*available)(const char **why);
 	/*
@@ -226,6 +251,13 @@ int wl_enter(struct wl_vm *w);
 void wl_leave(struct wl_vm *w);
 /* Run op iters times; 0 on success (results checked), -1 otherwise. */
 int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len);
+/*
+ * Run fn(arg) where the mechanism runs its code (guest ring 0, a stub, the
+ * caller) until it returns or the code's calls stop it: 0, or -1 with why
+ * (a fault of the code: c->fault_*).
+ */
+int wl_run_program(struct wl_vm *w, uint64_t (*fn)(uint64_t), uint64_t arg,
+		   char *why, size_t len);
 /* Create the data file every mechanism reads. */
 int wl_make_file(const char *path);
 /*
@@ -242,6 +274,8 @@ long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
 int wl_run_in_caller(struct wl_vm *w, char *why, size_t len);
 /* Run the call in r on this process, as a VMM or supervisor does. */
 void wl_run_for_code(struct pt_regs *r);
+/* A call the code made, for a runner that runs calls: c->serve, or the host. */
+long wl_serve(struct wl_ctx *c, struct pt_regs *r);
 
 /* Shared by the VM mechanisms (vm.c). */
 typedef int (*wl_exit_fn)(struct wl_vm *w, struct kvm_run *run, uint16_t port);
@@ -257,6 +291,11 @@ int wl_vm_alloc_ctx(struct wl_vm *w);
 int wl_exit_hypercall(struct wl_vm *w, struct kvm_run *run, uint16_t port);
 
 /* Shared by the mechanisms without a VM (stub.c). */
+/*
+ * In a stub that makes no system call of its own: record a fault of the
+ * code in c->fault_* before the signal ends the stub (0, or -1).
+ */
+int wl_stub_catch_faults(struct wl_ctx *c);
 /* Map ctx, job and a stack shared, so that a stub sees them at the same VA. */
 int wl_shared_alloc(struct wl_vm *w);
 void wl_shared_free(struct wl_vm *w);

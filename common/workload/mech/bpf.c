@@ -2,8 +2,8 @@
 /*
  * bpf (bpf-variant/): KVM_HC_HOST_SYSCALL with both the in-kernel path and
  * the exit enabled, and a BPF program (hc_policy.bpf.c) that gives each
- * call its verdict: run it in the kernel (every call of the workload), send
- * it to the VMM, or refuse it.  The program is attached only while this
+ * call its verdict: run it in the kernel (every call, here), send it to
+ * the VMM, or refuse it.  The program is attached only while this
  * mechanism runs (enter/leave): attached, it sees every VM that opted in.
  */
 #include <errno.h>
@@ -38,9 +38,13 @@ int wl_bpf_setup(struct wl_vm *w, wl_call_fn call, const char **why)
 	if (!p)
 		return -1;
 	w->priv = p;
+	/*
+	 * KVM runs every call, the workload's and those a sandboxed program
+	 * forwards (common/sandbox): the program's lookup costs the same.
+	 */
 	*why = "the policy map";
-	for (i = 0; i < wl_nr_syscalls; i++)
-		if (hc_policy_set(p, wl_syscall_nrs[i], HCP_KERNEL))
+	for (i = 0; i < HCP_MAX_NR; i++)
+		if (hc_policy_set(p, i, HCP_KERNEL))
 			return -1;
 	return 0;
 }

@@ -8,6 +8,7 @@
  * with number WL_PTRACE_DONE tells the tracer that a job is finished.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,6 +54,24 @@ static int ptrace_init(struct wl_vm *w, const char **why)
 	return ptrace(PTRACE_SETOPTIONS, w->stub, 0, PTRACE_O_EXITKILL);
 }
 
+_Static_assert(offsetof(struct user_regs_struct, ss) == offsetof(struct pt_regs, ss),
+	       "struct user_regs_struct begins as struct pt_regs");
+
+/* The code took a signal (a fault): say so, and leave it stopped. */
+static int code_fault(struct wl_vm *w, int sig, const struct user_regs_struct *regs,
+		      char *why, size_t len)
+{
+	siginfo_t si = { 0 };
+
+	ptrace(PTRACE_GETSIGINFO, w->stub, 0, &si);
+	w->ctx->fault_signal = sig;
+	w->ctx->fault_pc = regs->rip;
+	w->ctx->fault_addr = (uintptr_t)si.si_addr;
+	snprintf(why, len, "code stopped by signal %d at %#llx (address %p)", sig,
+		 (unsigned long long)regs->rip, si.si_addr);
+	return -1;
+}
+
 /* Run one job in the stub: 0 when it reported done, -1 otherwise. */
 static int ptrace_run(struct wl_vm *w, char *why, size_t len)
 {
@@ -68,16 +87,24 @@ static int ptrace_run(struct wl_vm *w, char *why, size_t len)
 			w->stub = 0;
 			return -1;
 		}
-		if (!WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP ||
-		    ptrace(PTRACE_GETREGS, w->stub, 0, &regs))
+		if (!WIFSTOPPED(status) || ptrace(PTRACE_GETREGS, w->stub, 0, &regs))
 			goto err;
+		if (WSTOPSIG(status) != SIGTRAP)
+			return code_fault(w, WSTOPSIG(status), &regs, why, len);
 		if ((long)regs.orig_rax == WL_PTRACE_DONE)
 			return 0;
-		regs.rax = host_syscall(regs.orig_rax, regs.rdi, regs.rsi, regs.rdx,
-					regs.r10, regs.r8, regs.r9);
+		/* The frame's first 21 words are a struct pt_regs. */
+		regs.rax = regs.orig_rax;
+		regs.rax = wl_serve(w->ctx, (struct pt_regs *)&regs);
 		w->exits++;
+		if (w->ctx->fs_base_set) {
+			regs.fs_base = w->ctx->fs_base;
+			w->ctx->fs_base_set = 0;
+		}
 		if (ptrace(PTRACE_SETREGS, w->stub, 0, &regs))
 			goto err;
+		if (w->ctx->stop)
+			return 0;	/* the call ended the code: the stub stays stopped */
 	}
 err:
 	snprintf(why, len, "ptrace stub: %s (status %#x)", strerror(errno), status);

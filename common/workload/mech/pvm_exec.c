@@ -33,6 +33,18 @@ static int pvm_exec_init(struct wl_vm *w, const char **why)
 	return wl_stub_fork(w, pvm_stub);
 }
 
+/* The call the code made, as a pt_regs, to wl_serve(). */
+static long serve(struct wl_ctx *c, const struct process_vm_exec_sigcontext *r)
+{
+	struct pt_regs p = {
+		.orig_rax = r->ax, .rax = r->ax, .rdi = r->di, .rsi = r->si,
+		.rdx = r->dx, .r10 = r->r10, .r8 = r->r8, .r9 = r->r9,
+		.rip = r->ip, .rsp = r->sp, .eflags = r->flags,
+	};
+
+	return wl_serve(c, &p);
+}
+
 /* Run one job's code in the stub's mm: 0 when it reported done. */
 static int pvm_exec_run(struct wl_vm *w, char *why, size_t len)
 {
@@ -42,7 +54,12 @@ static int pvm_exec_run(struct wl_vm *w, char *why, size_t len)
 	siginfo_t info;
 	sigset_t mask;
 
+	/* A fault of the code comes back to us, with where it happened. */
 	sigemptyset(&mask);
+	sigaddset(&mask, SIGSEGV);
+	sigaddset(&mask, SIGBUS);
+	sigaddset(&mask, SIGILL);
+	sigaddset(&mask, SIGFPE);
 	/* As if called: a return address, and sp + 8 16-byte aligned. */
 	top -= 8;
 	*(uintptr_t *)top = (uintptr_t)wl_pvm_return;
@@ -59,14 +76,23 @@ static int pvm_exec_run(struct wl_vm *w, char *why, size_t len)
 			return -1;
 		}
 		if (info.si_signo != SIGSYS) {
-			snprintf(why, len, "code stopped by signal %d at %#llx",
-				 info.si_signo, (unsigned long long)r->ip);
+			w->ctx->fault_signal = info.si_signo;
+			w->ctx->fault_pc = r->ip;
+			w->ctx->fault_addr = (uintptr_t)info.si_addr;
+			snprintf(why, len, "code stopped by signal %d at %#llx (address %p)",
+				 info.si_signo, (unsigned long long)r->ip, info.si_addr);
 			return -1;
 		}
 		if ((long)r->ax == WL_PVM_DONE)
 			return 0;
-		r->ax = host_syscall(r->ax, r->di, r->si, r->dx, r->r10, r->r8, r->r9);
+		r->ax = serve(w->ctx, r);
 		w->exits++;
+		if (w->ctx->fs_base_set) {
+			ctx.fs_base = w->ctx->fs_base;
+			w->ctx->fs_base_set = 0;
+		}
+		if (w->ctx->stop)
+			return 0;	/* the call ended the code */
 	}
 }
 

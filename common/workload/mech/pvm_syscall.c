@@ -60,6 +60,7 @@ static void pvm_syscall_destroy(struct wl_vm *w)
 const struct wl_mech wl_mech_pvm_syscall = {
 	.name = "pvm-syscall",
 	.summary = "the code runs in the caller; each call runs in a stub's mm by process_vm_exec(PROCESS_VM_EXEC_SYSCALL)",
+	.program_na = "the code makes each call through process_vm_exec() itself: an unmodified program's syscall instruction is not intercepted",
 	.stub = true,
 	.available = pvm_available,
 	.init = pvm_syscall_init,

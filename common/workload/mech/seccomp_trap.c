@@ -178,6 +178,7 @@ static void trap_destroy(struct wl_vm *w)
 const struct wl_mech wl_mech_seccomp_trap = {
 	.name = "seccomp-trap",
 	.summary = "systrap's shape: SECCOMP_RET_TRAP in a stub; its SIGSYS handler passes the call to the supervisor by shared memory and a futex",
+	.program_na = "the calls are posted by a SIGSYS handler in the stub, which would run on the program's stack with its FS base; the sandbox does not teach that handler to apply a new FS base or to stop",
 	.stub = true,
 	.runs_calls = true,
 	.available = trap_available,

@@ -48,9 +48,13 @@ static int unotify_available(const char **why)
 static void unotify_stub(struct wl_vm *w)
 {
 	struct unotify *u = w->priv;
-	long fd = wl_seccomp_install(SECCOMP_RET_USER_NOTIF, 0, 0,
-				     SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	long fd;
 
+	/* Every call of the stub is notified from here on: set up first. */
+	if (wl_stub_catch_faults(w->ctx))
+		return;
+	fd = wl_seccomp_install(SECCOMP_RET_USER_NOTIF, 0, 0,
+				SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	if (fd < 0)
 		return;
 	__atomic_store_n(&u->share->listener, (int)fd, __ATOMIC_RELEASE);
@@ -97,12 +101,14 @@ static int next_call(struct wl_vm *w, struct seccomp_notif *n, long ms,
 	}
 }
 
-static int answer(struct unotify *u, uint64_t id, long ret)
+/* Answer with the call's result; native: let the stub run it itself. */
+static int answer(struct unotify *u, uint64_t id, long ret, bool native)
 {
 	struct seccomp_notif_resp r = {
 		.id = id,
-		.val = ret < 0 ? 0 : ret,
-		.error = ret < 0 ? (int)ret : 0,	/* the kernel wants -errno */
+		.val = ret < 0 || native ? 0 : ret,
+		.error = ret < 0 && !native ? (int)ret : 0,	/* the kernel wants -errno */
+		.flags = native ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0,
 	};
 
 	return ioctl(u->fd, SECCOMP_IOCTL_NOTIF_SEND, &r);
@@ -173,7 +179,7 @@ static int unotify_run(struct wl_vm *w, char *why, size_t len)
 		return -1;
 	}
 	u->pending = false;
-	if (answer(u, u->pending_id, 0))	/* start the job */
+	if (answer(u, u->pending_id, 0, false))	/* start the job */
 		goto err;
 	for (;;) {
 		if (next_call(w, &n, -1, why, len))
@@ -183,10 +189,23 @@ static int unotify_run(struct wl_vm *w, char *why, size_t len)
 			u->pending_id = n.id;
 			return 0;
 		}
+		struct pt_regs p = {
+			.orig_rax = n.data.nr, .rax = n.data.nr, .rdi = a[0], .rsi = a[1],
+			.rdx = a[2], .r10 = a[3], .r8 = a[4], .r9 = a[5],
+			.rip = n.data.instruction_pointer,
+		};
+		long ret = wl_serve(w->ctx, &p);
+
 		w->exits++;
-		if (answer(u, n.id, host_syscall(n.data.nr, a[0], a[1], a[2], a[3],
-						 a[4], a[5])))
+		if (w->ctx->stop)
+			return 0;	/* the call ended the code: no answer */
+		/*
+		 * A new FS base is the stub thread's own: the supervisor has
+		 * taken the call (arch_prctl), the stub makes it itself.
+		 */
+		if (answer(u, n.id, ret, w->ctx->fs_base_set))
 			goto err;
+		w->ctx->fs_base_set = 0;
 	}
 err:
 	if (!wl_stub_dead(w, why, len))

@@ -99,6 +99,7 @@ static void sud_destroy(struct wl_vm *w)
 const struct wl_mech wl_mech_sud = {
 	.name = "sud",
 	.summary = "SYSCALL_USER_DISPATCH: the syscall raises SIGSYS in the same thread; the handler runs it",
+	.program_na = "the program would run in the runner's own thread with SIGSYS handlers: its FS base and its end would be the runner's, and the sandbox does not switch them back",
 	.runs_calls = true,
 	.available = sud_available,
 	.init = sud_init,

@@ -9,3 +9,11 @@ $(BENCH_OUT)/profile: $(OBJ)/bench/profile.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(BENCH_OUT)/profile
+
+# Unmodified programs under every mechanism (common/sandbox): /bench/programs.
+$(OBJ)/bench/programs.o: HOST_CFLAGS += -I$(TOP)/common/sandbox
+$(BENCH_OUT)/programs: $(OBJ)/bench/programs.o $(OBJ)/common/sandbox/testdata.o \
+		$(WORKLOAD_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
+GUEST_TESTS += $(BENCH_OUT)/programs

@@ -4,14 +4,18 @@
 # -icount shift=0,sleep=off, where guest time counts guest instructions,
 # then write the report (bench/results/latest.*) and print it.
 #   run.sh BZIMAGE INITRAMFS RUNDIR
+# Then two boots run unmodified busybox applets under every mechanism
+# (bench/programs.c): wall clock, PROGRAM_ROUNDS rounds, and one -icount.
 # Environment: ROUNDS (15), ITERS (200), ICOUNT_RUNS (2), ACCEL (tcg|kvm),
-# MECHS (only these mechanisms, by name, joined by '+'; default all).
+# PROGRAM_ROUNDS (3), MECHS (only these mechanisms, by name, joined by
+# '+'; default all).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 bz=$1 initrd=$2 runs=$3
 out=$here/results
 ROUNDS=${ROUNDS:-15} ITERS=${ITERS:-200} ICOUNT_RUNS=${ICOUNT_RUNS:-2}
+PROGRAM_ROUNDS=${PROGRAM_ROUNDS:-3}
 args="-r,$ROUNDS,-i,$ITERS${MECHS:+,-m,$MECHS}"
 mkdir -p "$out" "$runs"
 
@@ -57,4 +61,23 @@ PY
 echo
 python3 "$here/report.py" "$out" "$runs/meta.json" "${logs[@]}"
 "$here/plot.sh" "$out"
+
+# Unmodified programs under every mechanism (common/sandbox).
+plogs=()
+pargs="-r,$PROGRAM_ROUNDS${MECHS:+,-m,$MECHS}"
+echo "bench: programs, wall clock ($PROGRAM_ROUNDS rounds)"
+"$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/programs-wall" programs "$pargs"
+plogs+=("wall=$runs/programs-wall/tap.log")
+if [ "${ACCEL:-tcg}" = tcg ]; then
+	echo "bench: programs, deterministic run (-icount shift=0)"
+	ICOUNT=1 SMP=1 "$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/programs-icount" \
+		programs "-r,1${MECHS:+,-m,$MECHS},-d"
+	plogs+=("icount=$runs/programs-icount/tap.log")
+fi
+echo
+programs_ok=0
+python3 "$here/programs_report.py" "$out" "${plogs[@]}" || programs_ok=$?
+{ echo; sed 's/^#/##/' "$out/latest-programs.md"; } >> "$out/latest.md"
 echo "bench: report in ${out#$top/}/latest.md, raw samples in latest-samples.csv"
+# A program whose output differs from the applet run directly is a bug.
+[ "$programs_ok" = 0 ] || { echo "bench: a program's output differed (see above)"; exit 1; }

@@ -63,7 +63,8 @@ GUEST_TESTS += $(BENCH_OUT)/sandbox
 
 # Busybox applets through every mechanism that can run a program, and what
 # the sandbox does with bad input (common/sandbox/README.md).
-$(TESTS_OUT)/sandbox_test: $(OBJ)/common/tests/sandbox_test.o
+$(OBJ)/common/tests/sandbox_test.o: HOST_CFLAGS += -I$(TOP)/common/sandbox
+$(TESTS_OUT)/sandbox_test: $(OBJ)/common/tests/sandbox_test.o $(OBJ)/common/sandbox/testdata.o
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS)
 GUEST_TESTS += $(TESTS_OUT)/sandbox_test

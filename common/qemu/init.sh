@@ -3,8 +3,9 @@
 # and reports TAP on /dev/ttyS1, leaving ttyS0 to the kernel log, so the
 # host can read results and kernel splats separately.
 #
-# Kernel command line: kvmhc.mode=test (default), bench or profile,
-# kvmhc.args="..." passed to /bench/run or /bench/profile,
+# Kernel command line: kvmhc.mode=test (default), bench, profile or
+# programs, kvmhc.args="..." passed to /bench/run, /bench/profile or
+# /bench/programs,
 # kvmhc.env.NAME=VALUE exported to every program (FUZZ_SEED=...),
 # kvmhc.only=a,b runs only those tests.
 /bin/busybox --install -s /bin
@@ -93,6 +94,7 @@ run_tests() {
 case "$mode" in
 bench) /bench/run $args >&3 2>&1 ;;
 profile) /bench/profile $args >&3 2>&1 ;;
+programs) /bench/programs $args >&3 2>&1 ;;
 shell) setsid sh -c 'exec sh </dev/ttyS0 >/dev/ttyS0 2>&1' ;;
 *) run_tests ;;
 esac

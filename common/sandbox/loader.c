@@ -197,7 +197,6 @@ static void process_facts(struct sb_state *s, const char *path)
 	struct rlimit rl;
 	int i;
 
-	s->pid = getpid();
 	snprintf(s->exe, sizeof(s->exe), "%s", abs ? abs : path);
 	snprintf(s->comm, sizeof(s->comm), "%s", copy ? basename(copy) : path);
 	if (!getcwd(s->cwd, sizeof(s->cwd)))

@@ -13,8 +13,8 @@
  * programs here, or failed) and 126 (the file is not a static x86-64
  * executable: said before any VM or stub is made), as a shell would say.
  *
- * The parent only reports: a child loads the program and runs it under
- * the mechanism, so that the native mechanism, where the program takes the
+ * The parent loads the program and reports; a child runs it under the
+ * mechanism, so that the native mechanism, where the program takes the
  * process over, is timed and reported the same way.
  */
 #include <errno.h>
@@ -122,11 +122,8 @@ static int run_child(const struct wl_mech *m, struct sb_state *s, char **argv)
 	struct wl_vm w;
 	char why[256];
 
+	s->pid = getpid();	/* the process whose calls the program's are */
 	nheld = hold_low_fds(held);
-	if (sb_load(s, argv[0], argv, environ, why, sizeof(why))) {
-		fprintf(stderr, "sandbox: %s\n", why);
-		return EXIT_NOEXEC;
-	}
 	if (wl_vm_init(&w, m, argv[0], &what)) {
 		fprintf(stderr, "sandbox: %s: %s: %s\n", m->name, what, strerror(errno));
 		return EXIT_MECH;
@@ -296,6 +293,14 @@ int main(int argc, char **argv)
 	if (s == MAP_FAILED) {
 		perror("sandbox: mmap");
 		return EXIT_MECH;
+	}
+	/*
+	 * Loaded here, inherited by the child: the program's pages outlive it,
+	 * so that a native program's exit, which the parent times, frees none.
+	 */
+	if (sb_load(s, argv[optind], argv + optind, environ, err, sizeof(err))) {
+		fprintf(stderr, "sandbox: %s\n", err);
+		return EXIT_NOEXEC;
 	}
 	fflush(NULL);
 	pid = fork();

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "testdata.h"
 
 #define SANDBOX		"/bench/sandbox"
 #define BUSYBOX		"/bin/busybox"
@@ -160,48 +161,17 @@ static int leftovers(void)
 	return n;
 }
 
-/* ---- the data: a big file, a text file, a tree ---- */
+/* ---- the data ---- */
 
 static void make_data(void)
 {
-	unsigned long long x = 0x243f6a8885a308d3ULL;
-	char path[128];
-	FILE *f;
-	int i, j;
+	char why[128];
 
 	mkdir(WORKDIR, 0755);
 	if (chdir(WORKDIR))
 		ksft_exit_fail_msg("%s: %s\n", WORKDIR, strerror(errno));
-	/* Half random, half text, so that gzip has work of both kinds. */
-	f = fopen("big.bin", "w");
-	for (i = 0; f && i < BIG_SIZE / 2; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		fputc((int)(x & 0xff), f);
-	}
-	for (i = 0; f && ftell(f) < BIG_SIZE; i++)
-		fprintf(f, "line %d of the text half\n", i);
-	if (!f || fclose(f))
-		ksft_exit_fail_msg("big.bin: %s\n", strerror(errno));
-	mkdir("tree", 0755);
-	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "tree/d%d", i);
-		mkdir(path, 0755);
-		snprintf(path, sizeof(path), "tree/d%d/sub", i);
-		mkdir(path, 0755);
-		for (j = 0; j < 6; j++) {
-			snprintf(path, sizeof(path), "tree/d%d/%s%d", i, j % 2 ? "sub/f" : "f", j);
-			f = fopen(path, "w");
-			if (f) {
-				fprintf(f, "%d %d\n", i, j);
-				fclose(f);
-			}
-		}
-	}
-	/* gunzip's input: made natively, the same for every mechanism. */
-	char *gz[] = { BUSYBOX, "gzip", "-c", "big.bin", NULL };
-
-	if (run(gz, "big.gz", NULL))
-		ksft_exit_fail_msg("gzip of the data failed\n");
+	if (sb_make_data(BUSYBOX, BIG_SIZE, 4, 6, why, sizeof(why)))
+		ksft_exit_fail_msg("%s\n", why);
 }
 
 /* ---- the mechanisms, as the sandbox lists them ---- */

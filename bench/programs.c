@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The programs bench, guest side (/bench/programs): unmodified busybox
+ * applets under every mechanism that can run a program (common/sandbox),
+ * in one boot, interleaved as the workload bench is; every run's output
+ * compared with the applet run directly.  Prints CSV for
+ * bench/programs_report.py.
+ *
+ *   programs [-r ROUNDS] [-m MECHS] [-d]
+ * -d: a deterministic (-icount) boot: mechanisms whose figure means
+ * nothing there (wl_mech.icount_na) are listed but not run.
+ *
+ * A run's time is what the sandbox measured from the program's first
+ * instruction to its end (the VM or stub set up before, and torn down
+ * after, are not in it); for gzip|gunzip, the two programs' times added.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "workload.h"
+#include "testdata.h"
+
+#define SANDBOX		"/bench/sandbox"
+#define BUSYBOX		"/bin/busybox"
+#define WORKDIR		"/tmp/programs"
+#define BIG_SIZE	(4 << 20)
+
+struct program {
+	const char *name;
+	char *argv[6];		/* busybox's arguments */
+	char *pipe_to[4];	/* a second program reading the first's output */
+	bool to_null;		/* stdout to /dev/null: nothing to compare */
+	const char *want;	/* what the output must be, when not the direct run's */
+};
+
+static const struct program programs[] = {
+	{ .name = "sha256sum", .argv = { "sha256sum", "big.bin" } },
+	{ .name = "gzip|gunzip", .argv = { "gzip", "-c", "big.bin" },
+	  .pipe_to = { "gunzip", "-c" }, .want = "big.bin" },
+	{ .name = "sh-loop", .argv = { "sh", "-c",
+		"i=0; while [ $i -lt 2000 ]; do i=$((i+1)); echo \"line $i\"; done" } },
+	{ .name = "find", .argv = { "find", "tree" } },
+	{ .name = "ls-lR", .argv = { "ls", "-lR", "tree" } },
+	{ .name = "cat", .argv = { "cat", "big.bin" }, .to_null = true },
+};
+#define NR_PROGRAMS	(sizeof(programs) / sizeof(programs[0]))
+
+/* What a sandbox's --stats file says. */
+struct stats {
+	long long ns, handled, forwarded;
+	int status;
+};
+
+static int read_stats(const char *path, struct stats *st, const char *prog,
+		      const char *mech, bool print_calls)
+{
+	char key[32], name[64];
+	long long v;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s", key) == 1) {
+		if (!strcmp(key, "calls") && fscanf(f, "%63s %lld", name, &v) == 2) {
+			if (print_calls)
+				printf("CALLS,%s,%s,%s,%lld\n", prog, mech, name, v);
+		} else if (!strcmp(key, "mech")) {
+			fscanf(f, "%*s");
+		} else if (fscanf(f, "%lld", &v) == 1) {
+			if (!strcmp(key, "ns"))
+				st->ns += v;
+			else if (!strcmp(key, "status") && v)
+				st->status = v;
+			else if (!strcmp(key, "handled"))
+				st->handled += v;
+			else if (!strcmp(key, "forwarded"))
+				st->forwarded += v;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* argv of busybox's args, under the sandbox when mech is set. */
+static int build_argv(char **argv, char *const *args, const char *mech,
+		      const char *stats)
+{
+	int n = 0, i;
+
+	if (mech) {
+		argv[n++] = SANDBOX;
+		argv[n++] = "--quiet";
+		argv[n++] = "--stats";
+		argv[n++] = (char *)stats;
+		argv[n++] = "--mech";
+		argv[n++] = (char *)mech;
+		argv[n++] = "--";
+	}
+	argv[n++] = BUSYBOX;
+	for (i = 0; args[i]; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	return n;
+}
+
+static pid_t spawn(char **argv, int in, int out)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		if ((in >= 0 && dup2(in, 0) < 0) || dup2(out, 1) < 0)
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int wait_status(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Run a program (and the one its output is piped to), under mech or
+ * directly (NULL), output to out: the worst exit status, 0 if all ended
+ * well; st gets the sandboxes' stats.
+ */
+static int run_program(const struct program *p, const char *mech, const char *out,
+		       struct stats *st, bool print_calls)
+{
+	char *argv[16], *argv2[16];
+	int fd, pfd[2] = { -1, -1 }, r1, r2 = 0;
+	pid_t p1, p2 = -1;
+
+	memset(st, 0, sizeof(*st));
+	/* Close-on-exec: a child keeping the pipe's write end would never see EOF. */
+	fd = open(p->to_null ? "/dev/null" : out,
+		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	fflush(NULL);
+	build_argv(argv, p->argv, mech, "stats1");
+	if (p->pipe_to[0]) {
+		if (pipe2(pfd, O_CLOEXEC))
+			return -1;
+		build_argv(argv2, p->pipe_to, mech, "stats2");
+		p1 = spawn(argv, -1, pfd[1]);
+		p2 = spawn(argv2, pfd[0], fd);
+		close(pfd[0]);
+		close(pfd[1]);
+	} else {
+		p1 = spawn(argv, -1, fd);
+	}
+	close(fd);
+	r1 = wait_status(p1);
+	if (p2 > 0)
+		r2 = wait_status(p2);
+	if (mech) {
+		read_stats("stats1", st, p->name, mech, print_calls);
+		if (p2 > 0)
+			read_stats("stats2", st, p->name, mech, print_calls);
+	}
+	return r1 ? r1 : r2;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	FILE *x = fopen(a, "r"), *y = fopen(b, "r");
+	bool same = x && y;
+	int c;
+
+	while (same && (c = fgetc(x)) != EOF)
+		same = c == fgetc(y);
+	same = same && fgetc(y) == EOF;
+	if (x)
+		fclose(x);
+	if (y)
+		fclose(y);
+	return same;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = 3, opt, k, r, failed = 0;
+	bool deterministic = false, *run = calloc(wl_nr_mechs, sizeof(bool));
+	const char *only = NULL, *why;
+	char err[160];
+	unsigned int i;
+
+	while ((opt = getopt(argc, argv, "r:m:d")) != -1) {
+		if (opt == 'r')
+			rounds = atoi(optarg);
+		else if (opt == 'm')
+			only = optarg;
+		else if (opt == 'd')
+			deterministic = true;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mkdir(WORKDIR, 0755);
+	if (!run || chdir(WORKDIR) ||
+	    sb_make_data(BUSYBOX, BIG_SIZE, 10, 20, err, sizeof(err))) {
+		printf("# programs: setting up %s: %s\n", WORKDIR, run ? err : "no memory");
+		return 1;
+	}
+	printf("# programs: %d rounds; big.bin %d bytes, tree/ of 10 x 20 files\n",
+	       rounds, BIG_SIZE);
+	for (i = 0; i < NR_PROGRAMS; i++) {
+		const struct program *p = &programs[i];
+		char want[64];
+		struct stats st;
+		int j;
+
+		printf("PROGRAM|%s|busybox", p->name);
+		for (j = 0; p->argv[j]; j++)
+			printf(" %s", p->argv[j]);
+		if (p->pipe_to[0])
+			printf(" | busybox %s %s", p->pipe_to[0], p->pipe_to[1]);
+		printf("%s\n", p->to_null ? " > /dev/null" : "");
+		/* The reference: the applet run directly, as a shell runs it. */
+		snprintf(want, sizeof(want), "want-%u", i);
+		if (run_program(p, NULL, want, &st, false))
+			printf("# programs: %s run directly failed\n", p->name);
+	}
+	for (k = 0; k < wl_nr_mechs; k++) {
+		const struct wl_mech *m = wl_mechs[k];
+
+		if (!wl_mech_in_list(only, m->name))
+			continue;
+		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "", m->summary);
+		if (m->program_na)
+			printf("# programs: %s: n/a: %s\n", m->name, m->program_na);
+		else if (deterministic && m->icount_na)
+			printf("# programs: %s not run under -icount: %s\n", m->name,
+			       m->icount_na);
+		else if (!m->available(&why))
+			printf("# programs: %s skipped: %s\n", m->name, why);
+		else
+			run[k] = true;
+	}
+	printf("BEGIN-CSV\nkind,program,mech,round,ns,status,same,handled,forwarded\n");
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < wl_nr_mechs; k++) {
+			int mech = (r + k) % wl_nr_mechs;
+			const struct wl_mech *m = wl_mechs[mech];
+
+			if (!run[mech])
+				continue;
+			for (i = 0; i < NR_PROGRAMS; i++) {
+				const struct program *p = &programs[i];
+				char want[64];
+				struct stats st;
+				bool same;
+				int rc;
+
+				snprintf(want, sizeof(want), "want-%u", i);
+				rc = run_program(p, m->name, "out", &st, r == 0);
+				same = p->to_null || same_file("out", p->want ?: want);
+				failed |= rc || !same;
+				printf("RUN,%s,%s,%d,%lld,%d,%d,%lld,%lld\n", p->name, m->name,
+				       r, st.ns, rc, same, st.handled, st.forwarded);
+			}
+		}
+		fprintf(stderr, "# progress: round %d/%d\n", r + 1, rounds);
+	}
+	printf("END-CSV\n");
+	return failed;
+}

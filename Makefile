@@ -36,12 +36,13 @@ GUEST_TESTS :=
 KVM_SELFTESTS :=
 SKIP_FILES :=
 
-.PHONY: all deps kernel tests initramfs test test-kasan fuzz bench profile clean distclean \
-	check-harness check-series
+.PHONY: all deps kernel tests initramfs test test-kasan fuzz bench profile report clean \
+	distclean check-harness check-series
 
 all:
 	@$(MAKE) -s deps
 	@$(MAKE) -s bench	# builds the test kernel, then the bench kernel
+	@$(MAKE) -s report
 
 deps:
 	@common/scripts/deps.sh
@@ -94,6 +95,7 @@ initramfs: tests $(GEN_INIT_CPIO)
 
 check-harness:
 	@common/qemu/selftest/run.sh
+	@bench/report_check.sh
 
 # checkpatch and build-at-every-patch for every series (after `make kernel`).
 check-series:
@@ -143,6 +145,12 @@ bench:
 	@$(MAKE) -s initramfs
 	@bench/run.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 	@PROFILE_APPEND=1 bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
+
+# REPORT.md (also the end of `make`): the decision a reviewer has to make,
+# from bench/results (make bench) and the last make test's TAP log.
+report:
+	@python3 bench/decision_report.py --results bench/results \
+		--tests $(RUNS)/test/tap.log --top $(TOP) --out $(TOP)/REPORT.md
 
 # Where the cost goes (also the end of `make bench`): event counts and the
 # sampled kernel path per op, bench/results/latest-profile.*.

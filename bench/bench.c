@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 {
 	struct wl_vm *vms = calloc(wl_nr_mechs, sizeof(*vms));
 	int *avail = calloc(wl_nr_mechs, sizeof(*avail));
-	int rounds = 15, opt, r, k, failed = 0;
+	int rounds = 15, opt, r, k, i, failed = 0;
 	unsigned int rr_size = 1;
 	bool deterministic = false;
 	long iters = 200;
@@ -117,6 +117,8 @@ int main(int argc, char **argv)
 	else
 		printf("# bench: udp-rr: %u-byte request and reply (udp-rr-1K: 1024), echo server on %s\n",
 		       wl_udp.size, wl_udp.note);
+	for (i = 0; i < NR_WL_PROPS; i++)
+		printf("PROP\t%d\t%s\n", i, wl_prop_titles[i]);
 	for (k = 0; k < wl_nr_mechs; k++) {
 		const struct wl_mech *m = wl_mechs[k];
 
@@ -125,6 +127,11 @@ int main(int argc, char **argv)
 		/* name|vm|icount-na reason: what the report needs of the list */
 		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "",
 		       m->summary);
+		/* Its facts, for REPORT.md's matrix (tabs: a test holds a |). */
+		for (i = 0; i < NR_WL_PROPS; i++)
+			printf("FACT\t%s\t%d\t%s\t%s\t%s\n", m->name, i,
+			       m->facts[i].answer ?: "", m->facts[i].test ?: "",
+			       m->facts[i].design ?: "");
 		if (deterministic && m->icount_na) {
 			/* Its figure would mean nothing, and spinning is slow here. */
 			printf("# bench: %s not run under -icount: %s\n", m->name,

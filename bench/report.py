@@ -23,6 +23,7 @@ class Mech:
     def __init__(self, line):
         _, self.name, vm, self.icount_na, self.summary = line.split('|', 4)
         self.vm = vm == '1'
+        self.facts = {}     # property index -> {answer, test, design}
 
 
 def parse(path):
@@ -31,9 +32,18 @@ def parse(path):
     server = {}
     with open(path, errors='replace') as f:
         for line in f:
-            line = line.strip().replace('\r', '')
+            raw = line.rstrip('\r\n').replace('\r', '')	# tabs are FACT separators
+            line = raw.strip()
             if line.startswith('MECH|') and line.count('|') >= 4:
                 mechs.append(Mech(line))
+            elif raw.startswith('FACT\t') and raw.count('\t') == 5 and mechs:
+                _, name, prop, answer, test, design = raw.split('\t')
+                if name == mechs[-1].name:
+                    mechs[-1].facts[int(prop)] = {'answer': answer, 'test': test,
+                                                  'design': design}
+            elif line.startswith('PROP\t') and line.count('\t') == 2:
+                _, i, title = line.split('\t')
+                parse.props[int(i)] = title
             elif line == 'BEGIN-CSV':
                 inside = True
             elif line == 'END-CSV':
@@ -52,6 +62,7 @@ def parse(path):
 
 
 parse.server = {}
+parse.props = {}
 
 
 def pct(xs, p):
@@ -324,9 +335,16 @@ def main():
                     f.write(f'{name},{m},{o},{i},{x}\n')
     summary = {name: {f'{m}/{o}': {'median_ns': v[0], 'p90_ns': v[1], 'n': v[2]}
                       for (m, o), v in s.items()} for name, s in st.items()}
-    json.dump({'meta': meta, 'summary': summary,
+    # What a VM mechanism adds above its own floor, paired per round.
+    floor = {name: {f'{m.name}/{op}': d[0] for m in mechs if m.vm for op in OPS[1:]
+                    for d in [paired(rounds[name], (m.name, op), (m.name, 'bare-exit'))] if d}
+             for name in st}
+    json.dump({'meta': meta, 'summary': summary, 'above_floor_ns': floor,
+               'props': [parse.props[i] for i in sorted(parse.props)],
                'mechanisms': [{'name': m.name, 'vm': m.vm, 'icount_na': m.icount_na,
-                               'summary': m.summary} for m in mechs]},
+                               'summary': m.summary,
+                               'facts': [m.facts.get(i) for i in sorted(parse.props)]}
+                              for m in mechs]},
               open(f'{outdir}/latest.json', 'w'), indent=1)
 
     # gnuplot: one cluster per op, one bar per mechanism, medians; one file

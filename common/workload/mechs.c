@@ -29,3 +29,14 @@ const struct wl_mech *const wl_mechs[] = {
 };
 
 const int wl_nr_mechs = sizeof(wl_mechs) / sizeof(wl_mechs[0]);
+
+const char *const wl_prop_titles[NR_WL_PROPS] = {
+	[WL_SECCOMP] = "seccomp filters judge the call",
+	[WL_TRACED] = "ptrace and audit see the call",
+	[WL_SIGNALS] = "signals interrupt a blocking call; restart codes defined",
+	[WL_THREAD_STATE] = "calls on FS/GS base or FPU state act on the right thread",
+	[WL_SAME_VA] = "needs guest-virtual == host-virtual",
+	[WL_OPT_IN] = "opt-in, and the privilege it needs",
+	[WL_NO_NESTED] = "works without nested virtualization",
+	[WL_CONFIDENTIAL] = "usable by a confidential guest",
+};

@@ -141,6 +141,41 @@ void wl_bare_hypercall(struct wl_ctx *c);
 
 struct wl_vm;
 
+/*
+ * The report's semantics matrix (REPORT.md): what holds of a mechanism, one
+ * fact per property, declared in the mechanism's own file.  answer is the
+ * cell; test names the TAP result that shows it ("program|how the result's
+ * description starts", %m standing for the mechanism's name), or design
+ * says in one line why it holds without a test.  The report refuses a fact
+ * with neither.
+ */
+enum wl_prop {
+	WL_SECCOMP,		/* the seccomp filters of the thread that runs the call judge it */
+	WL_TRACED,		/* ptrace and audit of that thread see the call */
+	WL_SIGNALS,		/* a signal interrupts a blocking call; restart codes defined */
+	WL_THREAD_STATE,	/* calls on FS/GS base and FPU state act on the right thread */
+	WL_SAME_VA,		/* needs guest-virtual == host-virtual */
+	WL_OPT_IN,		/* how it is enabled, and the privilege that takes */
+	WL_NO_NESTED,		/* works without nested virtualization */
+	WL_CONFIDENTIAL,	/* usable by a confidential guest */
+	NR_WL_PROPS
+};
+
+struct wl_fact {
+	const char *answer;
+	const char *test;
+	const char *design;
+};
+
+/* Column titles of the matrix, by enum wl_prop. */
+extern const char *const wl_prop_titles[NR_WL_PROPS];
+
+/* Facts most mechanisms of a kind share. */
+#define WL_FACT_NO_GUEST(what) { "n/a", NULL, "no guest: " what }
+#define WL_FACT_SECCOMP_TESTED { "yes", "semantics_test|%m: seccomp:", NULL }
+#define WL_FACT_VM_NESTED { "no", NULL, "a VM needs KVM, so hardware virtualization: nested, inside a cloud VM" }
+#define WL_FACT_NO_VM_NESTED { "yes", NULL, "no VM: an ordinary process" }
+
 /* What a mechanism is: its ops, like the kernel's ops structs. */
 struct wl_mech {
 	const char *name;
@@ -163,6 +198,8 @@ struct wl_mech {
 	 * (common/sandbox), or NULL if it can.
 	 */
 	const char *program_na;
+	/* What holds of it, property by property (REPORT.md). */
+	struct wl_fact facts[NR_WL_PROPS];
 	/* 1 if the running kernel offers what it needs; else 0 and why. */
 	int (*available)(const char **why);
 	/*

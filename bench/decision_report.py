@@ -1,0 +1,455 @@
+#!/usr/bin/env python3
+"""REPORT.md: the decision a reviewer has to make, generated from what ran.
+
+usage: decision_report.py [--results DIR] [--tests TAP] [--top DIR] [--out FILE]
+
+Inputs, every one optional (what is missing is said, never filled in):
+  DIR/latest.json           the workload bench (bench/report.py): medians,
+                            each mechanism's facts, what ran
+  DIR/latest-profile.csv    the profile's event counts (bench/profile_report.py)
+  DIR/latest-programs.json  unmodified programs (bench/programs_report.py)
+  TAP                       the last `make test`'s TAP log (build/runs/test/tap.log)
+  TOP/series, */patches     the kernel series, for what they change
+Exit status 1 if a fact of the semantics matrix has no source (neither a
+test nor a reason by design): no cell is filled from nothing.
+
+The generator names no mechanism but the two every figure is set against,
+native and the hypercall (the issue's), and the register form in the
+conclusion about the register ABI's goal.
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+BASE, HC, HC_REGS = 'native', 'hypercall', 'hypercall-regs'
+NEAR = 0.10         # "within 10%": the threshold of every comparison below
+GOAL = 1.2          # issue #15: the register form above its floor / native
+
+
+# ---------------------------------------------------------------- inputs
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def load_profile(path):
+    counts = {}
+    try:
+        with open(path) as f:
+            for r in csv.DictReader(f):
+                if r['run'] == 'counts' and r['kind'] == 'count':
+                    counts[(r['mech'], r['op'], r['key'])] = float(r['value'])
+    except (OSError, KeyError, ValueError):
+        return None
+    return counts
+
+
+def load_tap(path):
+    """{program: {'status': ok|FAILED|skipped, 'results': [(status, desc)]}}"""
+    progs, cur = {}, None
+    try:
+        lines = open(path, errors='replace').read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        m = re.match(r'# running (\S+)', line)
+        if m:
+            cur = progs.setdefault(m.group(1), {'status': 'not run', 'results': []})
+            continue
+        m = re.match(r'    (not ok|ok) \d+ (.*)', line)
+        if m and cur is not None:
+            desc = m.group(2)
+            st = 'skipped' if re.search(r'#\s*SKIP', desc) else (
+                'ok' if m.group(1) == 'ok' else 'FAILED')
+            cur['results'].append((st, desc))
+            continue
+        m = re.match(r'(not ok|ok) \d+ (\S+)', line)
+        if m and m.group(2) in progs:
+            progs[m.group(2)]['status'] = 'ok' if m.group(1) == 'ok' else 'FAILED'
+    return progs
+
+
+def test_status(tap, ref, mech):
+    """What the TAP log says of a fact's test, 'program|description start'."""
+    prog, _, start = ref.partition('|')
+    start = start.replace('%m', mech)
+    if tap is None or prog not in tap:
+        return 'not run'
+    found = [st for st, desc in tap[prog]['results'] if desc.startswith(start)]
+    if not found:
+        return 'not run'
+    for st in ('FAILED', 'skipped'):
+        if st in found:
+            return st
+    return 'ok'
+
+
+# ---------------------------------------------------------------- 1. performance
+
+def median(js, run, mech, op):
+    v = (js or {}).get('summary', {}).get(run, {}).get(f'{mech}/{op}')
+    return v['median_ns'] if v else None
+
+
+def ratio_cells(js, run, mechs, ops):
+    """One row per mechanism: per op, its time over native's and over the
+    hypercall's (a time ratio: for udp-rr, per transaction)."""
+    out = []
+    for m in mechs:
+        cells = []
+        for op in ops:
+            t, b, h = (median(js, run, x, op) for x in (m, BASE, HC))
+            if t is None:
+                cells += ['-', '-']
+                continue
+            cells.append(f'{t / b:.2f}' if b else '-')
+            cells.append(f'{t / h:.2f}' if h else '-')
+        out.append(cells)
+    return out
+
+
+def performance(js, profile, programs):
+    md = ['## 1. Performance', '']
+    if not js:
+        return md + ['Not run: no bench/results/latest.json (`make bench`).', '']
+    mechs = [m['name'] for m in js['mechanisms']]
+    na = {m['name']: m['icount_na'] for m in js['mechanisms'] if m['icount_na']}
+    runs = [r for r in ('wall', 'icount1') if r in js.get('summary', {})]
+    ops = ['getppid', 'mixed', 'udp-rr']
+    for run in runs:
+        icount = run != 'wall'
+        md += [f'### Per operation, {"path length (-icount)" if icount else "wall clock"}', '',
+               '| mechanism | ' + ' | '.join(f'{op} / {BASE} | {op} / {HC}' for op in ops) +
+               ' | getppid above its floor / native getppid |',
+               '|---|' + '---|' * (2 * len(ops) + 1)]
+        floor = js.get('above_floor_ns', {}).get(run, {})
+        nat = median(js, run, BASE, 'getppid')
+        for m, cells in zip(mechs, ratio_cells(js, run, mechs, ops)):
+            if icount and m in na:
+                md.append(f'| {m} | n/a: {na[m]} |' + ' |' * (2 * len(ops)))
+                continue
+            f = floor.get(f'{m}/getppid')
+            fc = f'{f / nat:.2f}' if f is not None and nat else '-'
+            md.append(f'| {m} | ' + ' | '.join(cells) + f' | {fc} |')
+        md += ['', f'Each cell: this mechanism\'s median time per operation over {BASE}\'s, '
+               f'then over {HC}\'s (for udp-rr, per transaction: the inverse of the rate '
+               'ratio).  The last column: the paired median of a VM mechanism\'s getppid '
+               'minus its own bare exit, over a native getppid.', '']
+    if programs and programs.get('runs'):
+        progs = [p for p, _ in programs.get('programs', [])]
+        for run, data in programs['runs'].items():
+            md += [f'### Unmodified programs, {"path length (-icount)" if run != "wall" else "wall clock"}',
+                   '', '| mechanism | ' + ' | '.join(p.replace('|', '\\|') for p in progs) + ' |',
+                   '|---|' + '---|' * len(progs)]
+            for m in programs.get('mechanisms', []):
+                if m in programs.get('n/a', {}):
+                    md.append(f'| {m} | n/a: {programs["n/a"][m]} |' + ' |' * (len(progs) - 1))
+                    continue
+                cells = []
+                for p in progs:
+                    r = data['ratios'].get(f'{m}|{p}')
+                    cells.append('-' if not r else
+                                 f'{r["native"]:.2f} / {r["hypercall"]:.2f}' if r['hypercall']
+                                 else f'{r["native"]:.2f} / -')
+                if any(c != '-' for c in cells):
+                    md.append(f'| {m} | ' + ' | '.join(cells) + ' |')
+            md += ['', f'Each cell: the program\'s time over {BASE}\'s / over {HC}\'s. '
+                   f'{data["identical"]} of {data["runs"]} runs gave output byte-identical to '
+                   'the program run directly.', '']
+    else:
+        md += ['Unmodified programs: not run (no latest-programs.json).', '']
+    keys = [('vm-exits', 'VM exits'), ('userspace-exits', 'returns to the VMM'),
+            ('kvm-fpu-swaps', 'KVM FPU swaps'), ('syscalls', 'system calls'),
+            ('context-switches', 'context switches'), ('signals', 'signals')]
+    md += ['### Events per getppid (the profile\'s counts)', '']
+    if not profile:
+        md += ['Not run: no latest-profile.csv (`make profile`).', '']
+    else:
+        md += ['| mechanism | ' + ' | '.join(t for _, t in keys) + ' |',
+               '|---|' + '---|' * len(keys)]
+        for m in mechs:
+            if (m, 'getppid', keys[0][0]) not in profile:
+                continue
+            md.append(f'| {m} | ' + ' | '.join(
+                f'{profile.get((m, "getppid", k), float("nan")):.2f}' for k, _ in keys) + ' |')
+        md += ['', 'Counted by the kernel\'s tracepoints and KVM\'s stats, per op: a job '
+               'of n calls minus an empty job, over n.', '']
+    return md
+
+
+# ---------------------------------------------------------------- 2. intrusiveness
+
+SUBSYSTEMS = [
+    ('KVM', r'^(arch/x86/kvm/|virt/kvm/|include/linux/kvm|arch/x86/include/asm/kvm)'),
+    ('x86 entry', r'^(arch/x86/entry/|kernel/entry/|include/linux/entry-common\.h)'),
+    ('seccomp', r'^(kernel/seccomp\.c|include/linux/seccomp)'),
+    ('BPF', r'^(kernel/bpf/|include/linux/bpf)'),
+    ('mm', r'^mm/'),
+    ('signal', r'^(kernel/signal\.c|include/linux/signal)'),
+    ('uapi headers', r'^(include/uapi/|arch/x86/include/uapi/)'),
+    ('Documentation', r'^Documentation/'),
+    ('selftests', r'^tools/testing/selftests/'),
+    ('other kernel', r'.'),
+]
+
+UAPI = [
+    ('capability', r'#define\s+(KVM_CAP_\w+)\s+(\d+)'),
+    ('hypercall', r'#define\s+(KVM_HC_\w+)\s+(\d+)'),
+    ('CPUID feature bit', r'#define\s+(KVM_FEATURE_\w+)\s+(\d+)'),
+    ('capability bits', r'#define\s+(KVM_PV_\w+)\s+(.+)'),
+    ('syscall', r'^(\d+)\s+common\s+(\w+)'),
+    ('struct', r'^struct\s+(\w+)\s*\{'),
+    ('define', r'#define\s+(PROCESS_VM_EXEC\w*)\s+(.+)'),
+]
+
+
+def read_series(top):
+    """[(folder, [patch paths])] in the order of TOP/series."""
+    out = []
+    try:
+        folders = [l.strip() for l in open(os.path.join(top, 'series'))
+                   if l.strip() and not l.startswith('#')]
+    except OSError:
+        return out
+    for d in folders:
+        try:
+            names = [l.strip() for l in open(os.path.join(top, d, 'patches', 'series'))
+                     if l.strip() and not l.startswith('#')]
+        except OSError:
+            continue
+        out.append((d, [os.path.join(top, d, 'patches', n) for n in names]))
+    return out
+
+
+def scan_patch(path, acc):
+    cur = None
+    for line in open(path, errors='replace'):
+        m = re.match(r'diff --git a/(\S+) b/(\S+)', line)
+        if m:
+            cur = m.group(2)
+            acc['files'].add(cur)
+            continue
+        if cur is None or line.startswith(('+++', '---')):
+            continue
+        sub = next(n for n, rx in SUBSYSTEMS if re.search(rx, cur))
+        if line.startswith('+'):
+            acc['lines'].setdefault(sub, [0, 0])[0] += 1
+            body = re.sub(r'/\*.*?(\*/|$)', '', line[1:]).strip()	# no comments
+            uapi_file = '/uapi/' in cur or cur.endswith('syscall_64.tbl')
+            if uapi_file:
+                for kind, rx in UAPI:
+                    mm = re.search(rx, body)
+                    if mm:
+                        acc['uapi'].append(f'{kind} {" ".join(mm.groups())}'.strip())
+            mm = re.search(r'EXPORT_SYMBOL(?:_GPL)?\((\w+)\)', body)
+            if mm:
+                acc['exports'].append(mm.group(1))
+            mm = re.search(r'BTF_ID_FLAGS\(func,\s*(\w+)', body)
+            if mm:
+                acc['bpf'].append(mm.group(1))
+            mm = re.match(r'config\s+(\w+)', body)
+            if mm and os.path.basename(cur).startswith('Kconfig'):
+                acc['kconfig'].append(mm.group(1))
+        elif line.startswith('-'):
+            acc['lines'].setdefault(sub, [0, 0])[1] += 1
+
+
+def intrusiveness(top):
+    md = ['## 2. Intrusiveness (computed from the patches)', '']
+    series = read_series(top)
+    if not series:
+        return md + ['Not run: no `series` file.', '']
+    subs = [n for n, _ in SUBSYSTEMS]
+    md += ['Lines added / removed, per series and subsystem:', '',
+           '| series | patches | files | ' + ' | '.join(subs) + ' |',
+           '|---|---|---|' + '---|' * len(subs)]
+    details = []
+    for folder, patches in series:
+        acc = {'files': set(), 'lines': {}, 'uapi': [], 'exports': [], 'bpf': [],
+               'kconfig': []}
+        for p in patches:
+            scan_patch(p, acc)
+        md.append(f'| {folder} | {len(patches)} | {len(acc["files"])} | ' + ' | '.join(
+            f'+{acc["lines"][s][0]} -{acc["lines"][s][1]}' if s in acc['lines'] else ''
+            for s in subs) + ' |')
+        details.append((folder, acc))
+    md += ['', '| series | new uapi | exported symbols | BPF attach points and kfuncs | '
+           'Kconfig options |', '|---|---|---|---|---|']
+    for folder, acc in details:
+        md.append(f'| {folder} | ' + ' | '.join(
+            '; '.join(dict.fromkeys(x)) or 'none' for x in
+            (acc['uapi'], acc['exports'], acc['bpf'], acc['kconfig'])) + ' |')
+    md += ['', 'From every added line of every patch of `series`: uapi items are the '
+           'defines, struct layouts and syscall table entries added under a uapi '
+           'directory; exports are EXPORT_SYMBOL*() lines; BPF attach points and kfuncs '
+           'are BTF_ID_FLAGS(func, ...) lines.  The mechanisms that need no patch '
+           '(native, ptrace, seccomp, SUD, exit-pio, hc-queue) use what 6.12 ships.', '']
+    return md
+
+
+# ---------------------------------------------------------------- 3. semantics
+
+def semantics(js, tap, tap_path):
+    md = ['## 3. Semantics', '']
+    unsourced = []
+    if not js or not js.get('props'):
+        return md + ['Not run: no facts in bench/results/latest.json (`make bench`).', ''], []
+    props = js['props']
+    notes, index = [], {}
+
+    def note(text):
+        if text not in index:
+            index[text] = len(notes) + 1
+            notes.append(text)
+        return index[text]
+
+    md += ['| mechanism | ' + ' | '.join(props) + ' |', '|---|' + '---|' * len(props)]
+    for m in js['mechanisms']:
+        cells = []
+        for i, f in enumerate(m.get('facts') or [None] * len(props)):
+            if not f or not f.get('answer') or not (f.get('test') or f.get('design')):
+                cells.append('**no source**')
+                unsourced.append(f'{m["name"]}: {props[i]}')
+                continue
+            if f.get('test'):
+                st = test_status(tap, f['test'], m['name'])
+                semantics.statuses.append(st)
+                prog, _, start = f['test'].partition('|')
+                n = note(f'tested: {prog}, "{start.replace("%m", m["name"])}..."')
+                mark = '' if st == 'ok' else f' **{st}**'
+                cells.append(f'{f["answer"]} [{n}]{mark}')
+            else:
+                semantics.statuses.append('design')
+                n = note(f'by design: {f["design"]}')
+                cells.append(f'{f["answer"]} [{n}]')
+        md.append(f'| {m["name"]} | ' + ' | '.join(cells) + ' |')
+    src = (f'`{tap_path}` of {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(os.path.getmtime(tap_path)))}'
+           if tap is not None else 'no test log (`make test` has not run): every tested cell says not run')
+    md += ['', f'Test results from {src}.  A cell marked **FAILED**, **skipped** or **not run** '
+           'is not backed by a passing test in that log.', '']
+    md += [f'{i + 1}. {t}' for i, t in enumerate(notes)] + ['']
+    return md, unsourced
+
+
+semantics.statuses = []
+
+
+# ---------------------------------------------------------------- 4. conclusions
+
+def compare(a, b):
+    """'within 10% of' or 'N.NNx', for a over b."""
+    r = a / b
+    return f'within {int(NEAR * 100)}% of' if abs(r - 1) <= NEAR else f'{r:.2f}x'
+
+
+def conclusions(js, programs, cells):
+    out = ['## 4. What the numbers say', '',
+           f'Generated from the tables above with fixed thresholds ({int(NEAR * 100)}%, '
+           f'and issue #15\'s {GOAL}x); a statement whose inputs did not run is left out.', '']
+    if not js:
+        return out + ['- nothing: the bench did not run.', '']
+    ic = 'icount1' if 'icount1' in js.get('summary', {}) else None
+    floor = js.get('above_floor_ns', {}).get(ic or '', {})
+    nat = median(js, ic, BASE, 'getppid') if ic else None
+    for m in (HC_REGS, HC):
+        f = floor.get(f'{m}/getppid')
+        if f is not None and nat:
+            r = f / nat
+            out.append(f'- Path length: above its own bare hypercall, a getppid through {m} costs '
+                       f'{f / 1000:.2f}k guest instructions, {r:.2f}x a native getppid '
+                       f'({nat / 1000:.2f}k): {"within" if r <= GOAL else "outside"} the '
+                       f'{GOAL}x goal of issue #15.')
+    for run, label in (('wall', 'wall clock'), (ic, 'path length')):
+        if not run:
+            continue
+        hc = median(js, run, HC, 'getppid')
+        if not hc:
+            continue
+        vm = [m['name'] for m in js['mechanisms'] if m['vm'] and m['name'] != HC and
+              not (run != 'wall' and m['icount_na'])]
+        parts = [f'{m} is {compare(median(js, run, m, "getppid"), hc)} it'
+                 for m in vm if median(js, run, m, 'getppid')]
+        if parts:
+            out.append(f'- {label.capitalize()}, a whole getppid round trip against the '
+                       f'hypercall\'s: ' + '; '.join(parts) + '.')
+    if programs and programs.get('runs'):
+        for run, data in programs['runs'].items():
+            rs = {k: v for k, v in data['ratios'].items() if k.startswith(f'{HC}|')}
+            if not rs:
+                continue
+            near = sorted(k.split('|', 1)[1] for k, v in rs.items()
+                          if abs(v['native'] - 1) <= NEAR)
+            far = max(rs.items(), key=lambda kv: kv[1]['native'])
+            out.append(f'- Unmodified programs ({"path length" if run != "wall" else "wall clock"}): '
+                       f'under the hypercall, {", ".join(near) or "no program"} '
+                       f'{"are" if len(near) > 1 else "is"} within {int(NEAR * 100)}% of native; '
+                       f'the most call-bound, {far[0].split("|", 1)[1]}, costs '
+                       f'{far[1]["native"]:.2f}x native.  '
+                       f'{data["identical"]} of {data["runs"]} runs gave identical output.')
+    if cells:
+        tested = [c for c in cells if c != 'design']
+        bad = [c for c in tested if c != 'ok']
+        out.append(f'- Semantics: {len(cells)} cells, {len(tested)} of them backed by a test; '
+                   + (f'all {len(tested)} tests passed in the log.' if not bad else
+                      f'{len(bad)} not backed by a passing test in the log '
+                      f'({", ".join(f"{bad.count(x)} {x}" for x in sorted(set(bad)))}).'))
+    return out + ['']
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser()
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.dirname(here)
+    ap.add_argument('--results', default=os.path.join(here, 'results'))
+    ap.add_argument('--tests', default=os.path.join(top, 'build', 'runs', 'test', 'tap.log'))
+    ap.add_argument('--top', default=top)
+    ap.add_argument('--out', default=os.path.join(top, 'REPORT.md'))
+    a = ap.parse_args()
+    js = load_json(os.path.join(a.results, 'latest.json'))
+    profile = load_profile(os.path.join(a.results, 'latest-profile.csv'))
+    programs = load_json(os.path.join(a.results, 'latest-programs.json'))
+    tap = load_tap(a.tests)
+    try:
+        commit = subprocess.run(['git', '-C', a.top, 'rev-parse', '--short', 'HEAD'],
+                                capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = ''
+    md = ['# KVM_HC_HOST_SYSCALL and its alternatives: the report', '',
+          'Generated by `bench/decision_report.py` (`make report`, and the end of `make`) '
+          f'at commit {commit or "unknown"} from what ran; nothing in it is typed by hand.', '']
+    if js:
+        md += [f'- bench run: {js["meta"].get("date")}, {js["meta"].get("accel")}, '
+               f'{js["meta"].get("kernel config")}, guest kernel {js["meta"].get("guest kernel")}, '
+               f'{js["meta"].get("qemu")}, host {js["meta"].get("host cpu")} '
+               f'({js["meta"].get("host cores")} cores)']
+    else:
+        md.append('- bench run: none (bench/results/latest.json missing)')
+    md += [f'- tests: {a.tests}' + ('' if tap is not None else ' (missing: not run)'), '',
+           'On this platform (QEMU TCG, nested SVM) absolute times are emulation; compare '
+           'within a table.  Path lengths (-icount) are exact and repeatable; only a '
+           'VT-x/AMD-V host (`ACCEL=kvm make bench`) gives times worth quoting.', '']
+    md += performance(js, profile, programs)
+    md += intrusiveness(a.top)
+    sem, unsourced = semantics(js, tap, a.tests)
+    md += sem
+    md += conclusions(js, programs, semantics.statuses)
+    open(a.out, 'w').write('\n'.join(md) + '\n')
+    print(f'report: {a.out}' + (f' ({len(unsourced)} facts with no source)' if unsourced else ''))
+    for u in unsourced:
+        print(f'report: no source for {u}', file=sys.stderr)
+    return 1 if unsourced else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -201,15 +201,25 @@ SUBSYSTEMS = [
     ('other kernel', r'.'),
 ]
 
+# What a uapi line adds: (kind, regex); a define's kind comes from its prefix.
 UAPI = [
-    ('capability', r'#define\s+(KVM_CAP_\w+)\s+(\d+)'),
-    ('hypercall', r'#define\s+(KVM_HC_\w+)\s+(\d+)'),
-    ('CPUID feature bit', r'#define\s+(KVM_FEATURE_\w+)\s+(\d+)'),
-    ('capability bits', r'#define\s+(KVM_PV_\w+)\s+(.+)'),
-    ('syscall', r'^(\d+)\s+common\s+(\w+)'),
+    ('syscall', r'^(\d+)\s+(?:common|64)\s+(\w+)'),
     ('struct', r'^struct\s+(\w+)\s*\{'),
-    ('define', r'#define\s+(PROCESS_VM_EXEC\w*)\s+(.+)'),
+    ('define', r'^#define\s+(\w+)\s+(\S.*)$'),
 ]
+DEFINE_KINDS = [('KVM_CAP_', 'capability'), ('KVM_HC_', 'hypercall'),
+                ('KVM_FEATURE_', 'CPUID feature bit'), ('KVM_EXIT_', 'exit reason')]
+
+
+def uapi_item(body):
+    for kind, rx in UAPI:
+        m = re.search(rx, body)
+        if m:
+            if kind == 'define':
+                kind = next((k for p, k in DEFINE_KINDS if m.group(1).startswith(p)),
+                            'define')
+            return f'{kind} {" ".join(m.groups())}'.strip()
+    return None
 
 
 def read_series(top):
@@ -245,11 +255,9 @@ def scan_patch(path, acc):
             acc['lines'].setdefault(sub, [0, 0])[0] += 1
             body = re.sub(r'/\*.*?(\*/|$)', '', line[1:]).strip()	# no comments
             uapi_file = '/uapi/' in cur or cur.endswith('syscall_64.tbl')
-            if uapi_file:
-                for kind, rx in UAPI:
-                    mm = re.search(rx, body)
-                    if mm:
-                        acc['uapi'].append(f'{kind} {" ".join(mm.groups())}'.strip())
+            item = uapi_item(body) if uapi_file else None
+            if item:
+                acc['uapi'].append(item)
             mm = re.search(r'EXPORT_SYMBOL(?:_GPL)?\((\w+)\)', body)
             if mm:
                 acc['exports'].append(mm.group(1))

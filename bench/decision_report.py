@@ -24,7 +24,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 BASE, HC, HC_REGS = 'native', 'hypercall', 'hypercall-regs'
 NEAR = 0.10         # "within 10%": the threshold of every comparison below
@@ -306,7 +305,7 @@ def intrusiveness(top):
 
 # ---------------------------------------------------------------- 3. semantics
 
-def semantics(js, tap, tap_path):
+def semantics(js, tap, tap_path, tap_name):
     md = ['## 3. Semantics', '']
     unsourced = []
     if not js or not js.get('props'):
@@ -340,7 +339,7 @@ def semantics(js, tap, tap_path):
                 n = note(f'by design: {f["design"]}')
                 cells.append(f'{f["answer"]} [{n}]')
         md.append(f'| {m["name"]} | ' + ' | '.join(cells) + ' |')
-    src = (f'`{tap_path}` of {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(os.path.getmtime(tap_path)))}'
+    src = (f'`{tap_name}`'
            if tap is not None else 'no test log (`make test` has not run): every tested cell says not run')
     md += ['', f'Test results from {src}.  A cell marked **FAILED**, **skipped** or **not run** '
            'is not backed by a passing test in that log.', '']
@@ -443,13 +442,14 @@ def main():
                f'({js["meta"].get("host cores")} cores)']
     else:
         md.append('- bench run: none (bench/results/latest.json missing)')
-    md += [f'- tests: {a.tests}' + ('' if tap is not None else ' (missing: not run)'), '',
+    rel = os.path.relpath(a.tests, a.top)
+    md += [f'- tests: `{rel}`' + ('' if tap is not None else ' (missing: not run)'), '',
            'On this platform (QEMU TCG, nested SVM) absolute times are emulation; compare '
            'within a table.  Path lengths (-icount) are exact and repeatable; only a '
            'VT-x/AMD-V host (`ACCEL=kvm make bench`) gives times worth quoting.', '']
     md += performance(js, profile, programs)
     md += intrusiveness(a.top)
-    sem, unsourced = semantics(js, tap, a.tests)
+    sem, unsourced = semantics(js, tap, a.tests, rel)
     md += sem
     md += conclusions(js, programs, semantics.statuses)
     open(a.out, 'w').write('\n'.join(md) + '\n')

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Draw bench/results/latest{,-icount}.svg from the .dat files report.py wrote.
+# Draw bench/results/latest-{wall,icount}.svg from the .dat files report.py wrote.
 #   plot.sh OUTDIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,7 +11,7 @@ plot() {	# dat svg title ylabel
 	gnuplot -e "dat='$1'; out='$2'; ttl='$3'; ylab='$4'; ncols=$(ncols "$1")" \
 		"$here/plot.gp" && echo "bench: plot in $2"
 }
-plot "$out/latest.dat" "$out/latest.svg" \
+plot "$out/latest.dat" "$out/latest-wall.svg" \
 	'Cost per op and mechanism (median, wall clock)' 'microseconds per op'
 plot "$out/latest-icount.dat" "$out/latest-icount.svg" \
 	'Path length per op and mechanism (median, QEMU -icount; spin-waiting mechanisms left out)' \

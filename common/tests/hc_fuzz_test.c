@@ -121,6 +121,8 @@ struct fuzz_stats {
 };
 
 static struct fuzz_stats *stats;	/* [NR_PATHS], MAP_SHARED */
+/* KVM_CHECK_EXTENSION(KVM_CAP_PV_HOST_SYSCALL), read once by main(). */
+static int kvm_cap;
 
 /* splitmix64: small, seedable, good enough to pick inputs. */
 static uint64_t rnd_next(uint64_t *s)
@@ -553,7 +555,7 @@ static bool path_enables_exit(int path)
 {
 	return path == PATH_EXIT || path == PATH_BPF ||
 	       (path == PATH_REGS &&
-		(vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL) & KVM_PV_HOST_SYSCALL_EXIT));
+		(kvm_cap & KVM_PV_HOST_SYSCALL_EXIT));
 }
 
 static int setup_vm(struct vmm *vm, struct fuzz_vcpu_thread *t, int path)
@@ -802,7 +804,7 @@ static struct hc_policy *policy;
 
 static const char *path_unavailable(int path)
 {
-	int cap = vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL);
+	int cap = kvm_cap;
 
 	if (cap < 0)
 		return "no /dev/kvm";
@@ -969,6 +971,7 @@ int main(void)
 	stats = map_stats();
 	if (!stats || !mkdtemp(root) || chmod(root, 0555))
 		ksft_exit_fail_msg("setup: %s\n", strerror(errno));
+	kvm_cap = vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL);
 	policy = hc_policy_load();
 
 	for (path = 0; path < NR_PATHS; path++) {

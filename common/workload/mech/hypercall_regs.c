@@ -9,9 +9,10 @@
 
 static int hc_regs_available(const char **why)
 {
+	int cap = vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL);	/* -1: no KVM */
+
 	*why = "kernel without KVM_HC_HOST_SYSCALL_REGS (hypercall/ patch 6)";
-	return vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL) > 0 &&
-	       (vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL) & KVM_PV_HOST_SYSCALL_REGS);
+	return cap > 0 && (cap & KVM_PV_HOST_SYSCALL_REGS);
 }
 
 static int hc_regs_init(struct wl_vm *w, const char **why)

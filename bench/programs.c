@@ -174,22 +174,6 @@ static int run_program(const struct program *p, const char *mech, const char *ou
 	return r1 ? r1 : r2;
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	FILE *x = fopen(a, "r"), *y = fopen(b, "r");
-	bool same = x && y;
-	int c;
-
-	while (same && (c = fgetc(x)) != EOF)
-		same = c == fgetc(y);
-	same = same && fgetc(y) == EOF;
-	if (x)
-		fclose(x);
-	if (y)
-		fclose(y);
-	return same;
-}
-
 int main(int argc, char **argv)
 {
 	int rounds = 3, opt, k, r, failed = 0;
@@ -265,7 +249,7 @@ int main(int argc, char **argv)
 
 				snprintf(want, sizeof(want), "want-%u", i);
 				rc = run_program(p, m->name, "out", &st, r == 0);
-				same = p->to_null || same_file("out", p->want ?: want);
+				same = p->to_null || sb_same_file("out", p->want ?: want);
 				failed |= rc || !same;
 				printf("RUN,%s,%s,%d,%lld,%d,%d,%lld,%lld\n", p->name, m->name,
 				       r, st.ns, rc, same, st.handled, st.forwarded);

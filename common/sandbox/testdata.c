@@ -89,3 +89,19 @@ int sb_make_data(const char *busybox, size_t big, int dirs, int files,
 	}
 	return 0;
 }
+
+bool sb_same_file(const char *a, const char *b)
+{
+	FILE *x = fopen(a, "r"), *y = fopen(b, "r");
+	bool same = x && y;
+	int c;
+
+	while (same && (c = fgetc(x)) != EOF)
+		same = c == fgetc(y);
+	same = same && fgetc(y) == EOF;
+	if (x)
+		fclose(x);
+	if (y)
+		fclose(y);
+	return same;
+}

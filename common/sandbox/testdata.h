@@ -3,6 +3,7 @@
 #ifndef SB_TESTDATA_H
 #define SB_TESTDATA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -13,5 +14,8 @@
  */
 int sb_make_data(const char *busybox, size_t big, int dirs, int files,
 		 char *why, size_t len);
+
+/* Whether the files a and b hold the same bytes (false if one is missing). */
+bool sb_same_file(const char *a, const char *b);
 
 #endif

@@ -114,17 +114,6 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	size_t la, lb;
-	char *x = slurp(a, &la), *y = slurp(b, &lb);
-	bool same = x && y && la == lb && !memcmp(x, y, la);
-
-	free(x);
-	free(y);
-	return same;
-}
-
 static bool contains(const char *path, const char *what)
 {
 	size_t n;
@@ -244,6 +233,7 @@ static void test_applets(const struct mech *m)
 	for (i = 0; i < NR_APPLETS; i++) {
 		char *argv[16], out[64], want[64];
 		int want_rc, rc;
+		bool same;
 
 		snprintf(want, sizeof(want), "native-%s.out", applets[i].name);
 		snprintf(out, sizeof(out), "%s-%s.out", m->name, applets[i].name);
@@ -253,10 +243,11 @@ static void test_applets(const struct mech *m)
 		rc = run(argv, out, "err.txt");
 		if (rc != want_rc)
 			system("sed 's/^/# /' err.txt");
-		ksft_test_result(rc == want_rc && same_file(out, want),
+		same = sb_same_file(out, want);
+		ksft_test_result(rc == want_rc && same,
 				 "%s: busybox %s: status %d (directly %d), output %s\n",
 				 m->name, applets[i].name, rc, want_rc,
-				 same_file(out, want) ? "identical" : "DIFFERS");
+				 same ? "identical" : "DIFFERS");
 		unlink(out);
 	}
 }

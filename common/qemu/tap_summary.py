@@ -15,6 +15,10 @@ checks, only if it is named there: any other skip is a failure, since
 may quietly not run.
 
 Prints the closing line "N passed, N failed, N skipped"; exit 1 on failure.
+
+With --boot MODE (a bench, profile or programs boot, which prints no TAP):
+the boot fails unless its program's "# kvm-hc: MODE exit=0" line and the
+end marker are there and the console log has no splat.
 """
 import re
 import sys
@@ -32,7 +36,41 @@ SPLATS = re.compile(r'(WARNING:|BUG:|Oops|Kernel panic|general protection fault|
                     r'new suspected memory leaks)')
 
 
+def read_lines(path):
+    with open(path, errors='replace') as f:
+        return f.read().replace('\r', '').splitlines()
+
+
+def splat_lines(console):
+    return [l for l in console if SPLATS.search(l)]
+
+
+def judge_boot(mode, tap_path, console_path):
+    """A non-test boot: its program's exit status, the end marker, splats."""
+    tap, console = read_lines(tap_path), read_lines(console_path)
+    problems = []
+    status = [l for l in tap if l.startswith(f'# kvm-hc: {mode} exit=')]
+    if not status:
+        problems.append(f'no exit status of the {mode} program')
+    elif status[-1] != f'# kvm-hc: {mode} exit=0':
+        problems.append(f'the {mode} program failed: {status[-1][2:]}')
+    if not any(l.startswith(END) for l in tap):
+        problems.append('no end marker: the guest crashed, panicked or hung')
+    splats = splat_lines(console)
+    if splats:
+        problems.append('kernel splat in the console log:')
+        problems += ['  ' + l for l in splats[:20]]
+    for p in problems:
+        print(f'# {mode} boot: {p}')
+    if problems:
+        print(f'# {mode} boot failed; console log: {console_path}')
+        return 1
+    return 0
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == '--boot':
+        return judge_boot(sys.argv[2], sys.argv[3], sys.argv[4])
     tap_path, console_path = sys.argv[1], sys.argv[2]
     expected = None
     if len(sys.argv) > 3:
@@ -84,7 +122,7 @@ def main():
         failed += 1
         problems.append('no end marker: the guest crashed, panicked or hung '
                         '(see the console log)')
-    splats = [l for l in console if SPLATS.search(l)]
+    splats = splat_lines(console)
     if splats:
         failed += 1
         problems.append('kernel splat in the console log:')

@@ -78,6 +78,32 @@ $END" "$CLEAN" "$tmp/skips"
 grep -q 'passed, .* failed, .* skipped' "$tmp/out" || {
 	bad=$((bad + 1)); echo "harness: FAIL closing line missing"; }
 
+# Bench, profile and programs boots: judged by their program's exit
+# status, the end marker and the kernel log, as test boots are.
+check_boot() {	# name expected-exit tap console
+	printf '%s\n' "$3" > "$tmp/tap"
+	printf '%s\n' "$4" > "$tmp/console"
+	python3 "$here/../tap_summary.py" --boot bench "$tmp/tap" "$tmp/console" > "$tmp/out"
+	rc=$?
+	if [ "$rc" = "$2" ]; then
+		ok=$((ok + 1))
+	else
+		bad=$((bad + 1))
+		echo "harness: FAIL boot $1: exit $rc, expected $2"
+		sed 's/^/    /' "$tmp/out"
+	fi
+}
+BENCH_OK="mechanism|getppid|...
+# kvm-hc: bench exit=0
+$END"
+check_boot "clean bench boot" 0 "$BENCH_OK" "$CLEAN"
+check_boot "bench boot with a splat" 1 "$BENCH_OK" "$CLEAN
+[   12.3] WARNING: CPU: 1 PID: 80 at arch/x86/kvm/x86.c:10000 kvm_foo+0x1/0x2"
+check_boot "bench program failed" 1 "# kvm-hc: bench exit=1
+$END" "$CLEAN"
+check_boot "bench boot without the program's status" 1 "$END" "$CLEAN"
+check_boot "bench boot that hung" 1 "# kvm-hc: bench exit=0" "$CLEAN"
+
 echo "harness: verdict logic self-check: $ok ok, $bad wrong"
 # The profile report: a mechanism that did not run says why, never zeros.
 python3 "$here/../../../bench/profile_report.py" --self-test || bad=$((bad + 1))

@@ -113,6 +113,10 @@ fragments() {
 	esac
 	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series" | while read -r dir; do
 		[ -f "$TOP/$dir/kernel.config" ] && echo "$TOP/$dir/kernel.config"
+		# Options only the tests need (memcg, audit...), kept out of
+		# the bench kernel so that they do not change what it measures.
+		[ "$FLAVOR" != bench ] && [ -f "$TOP/$dir/kernel-test.config" ] &&
+			echo "$TOP/$dir/kernel-test.config"
 	done
 	return 0
 }

@@ -78,6 +78,24 @@ for dir in $(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series"); d
 		fi
 	done
 done
+# The whole stack without the option: what KVM reports and accepts then is
+# a constant (KVM_PV_HOST_SYSCALL_SUPPORTED is 0), and every guarded path
+# must still build.
+if [ $fail = 0 ]; then
+	echo "check-series: the stack with CONFIG_KVM_PV_HOST_SYSCALL=n"
+	cp "$OUT/.config" "$KCHK/.config"
+	"$WT/scripts/config" --file "$KCHK/.config" --disable KVM_PV_HOST_SYSCALL
+	make -s -C "$WT" O="$KCHK" olddefconfig >/dev/null
+	objs="arch/x86/kvm/x86.o arch/x86/kvm/cpuid.o virt/kvm/kvm_main.o"
+	if grep -q '^CONFIG_KVM_PV_HOST_SYSCALL=y' "$KCHK/.config"; then
+		echo "  could not turn the option off"; fail=1
+	elif log=$(make -s -C "$WT" O="$KCHK" -j"$JOBS" CC="ccache gcc" \
+			HOSTCC="ccache gcc" KCFLAGS=-Werror $objs 2>&1); then
+		echo "  builds:" $objs
+	else
+		echo "  FAILS to build"; echo "$log" | tail -20; fail=1
+	fi
+fi
 git -C "$SRC" worktree remove --force "$WT"
 [ $fail = 0 ] && echo "check-series: ok" || echo "check-series: FAILED"
 exit $fail

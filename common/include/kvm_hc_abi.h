@@ -51,6 +51,7 @@
 #define HC_KVM_EPERM	1
 #define HC_KVM_EFAULT	14
 #define HC_KVM_EINVAL	22
+#define HC_KVM_EOPNOTSUPP	95
 
 /*
  * Set by the VMM before the guest runs: AMD wants vmmcall, Intel vmcall.

@@ -3,7 +3,7 @@
  * hc_fuzz_test: a bounded, seeded fuzzer of KVM_HC_HOST_SYSCALL.
  *
  * Four paths take the same kind of random calls: KVM's own runner
- * ("hypercall"), the exit to the VMM ("exit", KVM_CAP_EXIT_HYPERCALL), the
+ * ("hypercall"), the exit to the VMM ("exit", KVM_PV_HOST_SYSCALL_EXIT), the
  * BPF verdict ("bpf", random verdicts per syscall) and the register form,
  * KVM_HC_HOST_SYSCALL_REGS ("regs": the number in rbx and the arguments in
  * registers, in a VM that also enabled the exit, which this form must
@@ -110,7 +110,7 @@ struct fuzz_stats {
 	atomic_ulong calls, hc_path, other_hc, cpl3, ran, ran_ok, ran_err;
 	atomic_ulong eperm, efault, einval, enosys, unexpected;
 	atomic_ulong bad_a0, cpl3_wrong, bad_a0_wrong, far_nr_wrong;
-	atomic_ulong rbx_wrong, exit_wrong;
+	atomic_ulong rbx_wrong, exit_wrong, last_stop_reason;
 	atomic_ulong vmm_exits, vmm_refused, signals, fd_ops;
 	atomic_ulong vm_stopped, batches, batch_ok, batch_signal;
 	atomic_ulong batch_stopped, batch_timeout, batch_exit;
@@ -361,13 +361,23 @@ static int fuzz_exit(struct vcpu *v, uint16_t port, void *ctx)
 	struct pt_regs *r = (struct pt_regs *)a0;
 
 	if (!f->exit_expected) {
-		/* The register form never exits, enabled or not. */
-		atomic_fetch_add(&f->st->exit_wrong, 1);
+		/* The exit that took this vCPU's VM away, for the report. */
+		atomic_store(&f->st->last_stop_reason, run->exit_reason);
+		/*
+		 * A path without the exit never gets KVM_EXIT_HYPERCALL (the
+		 * register form never exits, enabled or not).  Any other exit
+		 * (a shutdown, say) means a random call took the VM away, as
+		 * the other paths count it.
+		 */
+		if (run->exit_reason == KVM_EXIT_HYPERCALL)
+			atomic_fetch_add(&f->st->exit_wrong, 1);
 		return -1;
 	}
 	if (run->exit_reason != KVM_EXIT_HYPERCALL ||
-	    run->hypercall.nr != KVM_HC_HOST_SYSCALL)
+	    run->hypercall.nr != KVM_HC_HOST_SYSCALL) {
+		atomic_store(&f->st->last_stop_reason, run->exit_reason);
 		return -1;
+	}
 	atomic_fetch_add(&f->st->vmm_exits, 1);
 	if (run->hypercall.args[1] | run->hypercall.args[2] |
 	    run->hypercall.args[3]) {
@@ -470,6 +480,7 @@ static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
 		atomic_fetch_add(&st->einval, 1);
 		break;
 	case -HC_KVM_ENOSYS:
+	case -HC_KVM_EOPNOTSUPP:	/* a program's TO_VMM with no exit */
 		atomic_fetch_add(&st->enosys, 1);
 		break;
 	default:
@@ -560,21 +571,21 @@ static bool path_enables_exit(int path)
 
 static int setup_vm(struct vmm *vm, struct fuzz_vcpu_thread *t, int path)
 {
+	/* KVM_CAP_PV_HOST_SYSCALL's mask: the forms KVM runs, the exit. */
+	uint64_t mask = (path != PATH_EXIT ? KVM_PV_HOST_SYSCALL_KERNEL |
+			 KVM_PV_HOST_SYSCALL_REGS : 0) |
+			(path_enables_exit(path) ? KVM_PV_HOST_SYSCALL_EXIT : 0);
 	int i;
 
 	if (vmm_init(vm, ARENA_SIZE))
-		return -1;
-	if (path_enables_exit(path) &&
-	    vmm_enable_cap(vm, KVM_CAP_EXIT_HYPERCALL, 1 << KVM_HC_HOST_SYSCALL))
 		return -1;
 	for (i = 0; i < NR_VCPUS; i++) {
 		struct vcpu *v = &t[i].vcpu;
 
 		if (vcpu_init(vm, v, i, i == CPL3_VCPU))
 			return -1;
-		if (path != PATH_EXIT &&
-		    (vcpu_enable_cap(v, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
-		     vcpu_enable_cap(v, KVM_CAP_PV_HOST_SYSCALL, 1)))
+		if (vcpu_enable_cap(v, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
+		    vcpu_enable_cap(v, KVM_CAP_PV_HOST_SYSCALL, mask))
 			return -1;
 	}
 	return 0;
@@ -919,9 +930,10 @@ static bool report(int path, double secs)
 		       st->other_hc, st->vmm_exits, st->vmm_refused,
 		       st->signals, st->fd_ops);
 	ksft_print_msg("  batches: %lu completed, %lu ended by a signal, %lu stopped themselves, "
-		       "%lu hung, %lu failed to set up; vCPUs that lost their VM %lu; longest batch %.1f s\n",
+		       "%lu hung, %lu failed to set up; vCPUs that lost their VM %lu (exit reason of the last: %lu); longest batch %.1f s\n",
 		       st->batch_ok, st->batch_signal, st->batch_stopped,
 		       st->batch_timeout, st->batch_exit, st->vm_stopped,
+		       st->last_stop_reason,
 		       st->batch_max_ms / 1000.0);
 	if (st->first_wrong[0])
 		ksft_print_msg("  first wrong result: %s\n", st->first_wrong);

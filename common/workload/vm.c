@@ -20,16 +20,15 @@ int wl_vm_setup(struct wl_vm *w, unsigned int caps, const char **why)
 	*why = "vcpu_init";
 	if (vcpu_init(&w->vm, &w->vcpu, 0, false))
 		return -1;
-	if (caps & WL_VM_HC) {
+	if (caps & (WL_VM_HC | WL_VM_HC_EXIT)) {
+		/* One mask: the forms KVM runs, and the exit to the VMM. */
+		uint64_t mask = (caps & WL_VM_HC ? KVM_PV_HOST_SYSCALL_KERNEL |
+			       KVM_PV_HOST_SYSCALL_REGS : 0) |
+			       (caps & WL_VM_HC_EXIT ? KVM_PV_HOST_SYSCALL_EXIT : 0);
+
 		*why = "KVM_CAP_ENFORCE_PV_FEATURE_CPUID/KVM_CAP_PV_HOST_SYSCALL";
 		if (vcpu_enable_cap(&w->vcpu, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
-		    vcpu_enable_cap(&w->vcpu, KVM_CAP_PV_HOST_SYSCALL, 1))
-			return -1;
-	}
-	if (caps & WL_VM_HC_EXIT) {
-		*why = "KVM_CAP_EXIT_HYPERCALL";
-		if (vmm_enable_cap(&w->vm, KVM_CAP_EXIT_HYPERCALL,
-				   1 << KVM_HC_HOST_SYSCALL))
+		    vcpu_enable_cap(&w->vcpu, KVM_CAP_PV_HOST_SYSCALL, mask))
 			return -1;
 	}
 	*why = "the workload context in the arena";

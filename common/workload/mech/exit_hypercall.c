@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * exit-hypercall (exit-variant/): KVM_HC_HOST_SYSCALL with
- * KVM_CAP_EXIT_HYPERCALL, so KVM forwards every call to the VMM as
- * KVM_EXIT_HYPERCALL and the VMM runs it.  The plain exit path, with the
- * hypercall's ABI.
+ * exit-hypercall (exit-variant/): KVM_HC_HOST_SYSCALL with only
+ * KVM_PV_HOST_SYSCALL_EXIT enabled, so KVM checks each call as it would
+ * its own and forwards it to the VMM as KVM_EXIT_HYPERCALL, and the VMM
+ * runs it.  The plain exit path, with the hypercall's ABI.
  */
 #include "kvm_hc_abi.h"
 #include "workload.h"
@@ -12,7 +12,6 @@ static int exit_hc_available(const char **why)
 {
 	int cap = vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL);
 
-	/* Bit 13 is accepted, not reported: KVM_PV_HOST_SYSCALL_EXIT says. */
 	*why = "KVM_CAP_PV_HOST_SYSCALL lacks KVM_PV_HOST_SYSCALL_EXIT (exit-variant/ series)";
 	return cap > 0 && (cap & KVM_PV_HOST_SYSCALL_EXIT);
 }
@@ -55,7 +54,7 @@ const struct wl_mech wl_mech_exit_hypercall = {
 		[WL_SIGNALS] = { "yes", NULL, "the VMM's call is an ordinary system call" },
 		[WL_THREAD_STATE] = { "yes (the VMM's)", "semantics_test|%m: arch_prctl(ARCH_GET_GS)", NULL },
 		[WL_SAME_VA] = { "yes, here", NULL, "the VMM runs the call with the guest's pointers as they are; a VMM could translate them" },
-		[WL_OPT_IN] = { "per VM, KVM_CAP_EXIT_HYPERCALL bit 13", "kvm_pv_syscall_exit_test|exit to the VMM, which runs getppid", NULL },
+		[WL_OPT_IN] = { "per vCPU, KVM_PV_HOST_SYSCALL_EXIT in KVM_CAP_PV_HOST_SYSCALL", "kvm_pv_syscall_exit_test|exit to the VMM, whose write() reaches the pipe", NULL },
 		[WL_NO_NESTED] = WL_FACT_VM_NESTED,
 		[WL_CONFIDENTIAL] = { "no", NULL, "KVM reads the hypercall's registers, which a protected guest (SEV-ES/SNP, TDX) does not expose: it would need a GHCB/TDVMCALL protocol" },
 	},

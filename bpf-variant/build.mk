@@ -19,7 +19,8 @@ $(OBJ)/bpf-variant/src/hc_policy.o: HOST_CFLAGS += -I$(BPF_OUT)
 $(OBJ)/bpf-variant/src/hc_policy.o: $(BPF_OUT)/hc_policy.skel.h \
 	$(BPF_OUT)/hc_misuse.skel.h
 $(OBJ)/bpf-variant/tests/bpf_hc_test.o: HOST_CFLAGS += -I$(TOP)/bpf-variant/src \
-	-I$(TOP)/common/workload/mech
+	-I$(TOP)/common/workload/mech -I$(BPF_OUT)
+$(OBJ)/bpf-variant/tests/bpf_hc_test.o: $(BPF_OUT)/hc_observe.skel.h
 
 $(TESTS_OUT)/bpf_hc_test: $(OBJ)/bpf-variant/tests/bpf_hc_test.o $(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)

@@ -22,22 +22,31 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 		vfprintf(stderr, fmt, ap) : 0;
 }
 
+/* Each call makes a policy of its own: its owner destroys it, once. */
 struct hc_policy *hc_policy_load(void)
 {
-	static struct hc_policy p;
+	struct hc_policy *p = calloc(1, sizeof(*p));
 	int err;
 
+	if (!p)
+		return NULL;
 	libbpf_set_print(quiet);
-	p.skel = hc_policy_bpf__open();
-	if (!p.skel)
-		return NULL;
-	err = hc_policy_bpf__load(p.skel);
+	p->skel = hc_policy_bpf__open();
+	if (!p->skel)
+		goto cleanup;
+	err = hc_policy_bpf__load(p->skel);
 	if (err) {
-		hc_policy_bpf__destroy(p.skel);
 		errno = -err;
-		return NULL;
+		goto cleanup;
 	}
-	return &p;
+	return p;
+
+cleanup:
+	err = errno;
+	hc_policy_bpf__destroy(p->skel);
+	free(p);
+	errno = err;
+	return NULL;
 }
 
 int hc_policy_set(struct hc_policy *p, unsigned int nr, int verdict)
@@ -69,7 +78,10 @@ uint64_t hc_policy_count(struct hc_policy *p, unsigned int nr)
 
 void hc_policy_destroy(struct hc_policy *p)
 {
+	if (!p)
+		return;
 	hc_policy_bpf__destroy(p->skel);
+	free(p);
 }
 
 int hc_misuse_rejected(void)

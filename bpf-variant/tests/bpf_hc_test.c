@@ -6,6 +6,11 @@
  * allow-list goes to the VMM, a denied one is refused; a VM that did not
  * opt in is not seen; detaching restores the default path; a program of
  * the wrong kind, or an unprivileged loader, is rejected.
+ *
+ * Review round 3: what a program sees of a call (hc_observe.bpf.c) is
+ * the call, never a pt_regs field the guest forged or a stale orig_ax;
+ * TO_VMM where there is no exit is -KVM_EOPNOTSUPP; two mechanisms own a
+ * policy each.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,6 +20,8 @@
 
 #include "kselftest.h"
 #include "bpf.h"
+#include "hc_observe.skel.h"
+#include "kvm_hc_abi.h"
 
 #define ITERS	20
 #define FILE_PATH "/tmp/bpf_hc.dat"
@@ -57,6 +64,103 @@ static int unprivileged_load_fails(void)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/*
+ * Review round 3: with hc_observe attached, run the mixed op through a
+ * hypercall form: every call the verdict hook and sys_enter see inside
+ * KVM_RUN must carry orig_ax == ax and the ip of the thread's own KVM_RUN.
+ * In the pt_regs form, the guest's struct has forged ip, sp, cs and
+ * orig_ax; the register form keeps its pt_regs from call to call.
+ */
+static void test_observed(const char *mech)
+{
+	struct hc_observe_bpf *o = hc_observe_bpf__open();
+	char why[160];
+	const char *what;
+	struct wl_vm w;
+	int r = -1;
+
+	if (!o)
+		goto out;
+	o->rodata->target_tgid = getpid();
+	if (hc_observe_bpf__load(o) || hc_observe_bpf__attach(o))
+		goto out;
+	if (wl_vm_init(&w, wl_mech_by_name(mech), FILE_PATH, &what))
+		goto out;
+	w.ctx->regs.rip = 0x5a5a5000;
+	w.ctx->regs.rsp = 0x5a5a6000;
+	w.ctx->regs.cs = 0x5a;
+	w.ctx->regs.orig_rax = 0x1234;
+	r = wl_run(&w, OP_MIXED, ITERS, why, sizeof(why));
+	wl_vm_destroy(&w);
+out:
+	ksft_test_result(!r && o && o->bss->hook_calls && o->bss->enter_calls &&
+			 !o->bss->hook_orig_ax_wrong && !o->bss->hook_ip_wrong &&
+			 !o->bss->enter_ip_wrong,
+			 "%s: the verdict hook and sys_enter see the call with its own orig_ax and the VMM's KVM_RUN ip, not forged or stale ones (hook %llu calls: orig_ax wrong %llu, ip wrong %llu; sys_enter %llu calls: ip wrong %llu)\n",
+			 mech, o ? (unsigned long long)o->bss->hook_calls : 0,
+			 o ? (unsigned long long)o->bss->hook_orig_ax_wrong : 0,
+			 o ? (unsigned long long)o->bss->hook_ip_wrong : 0,
+			 o ? (unsigned long long)o->bss->enter_calls : 0,
+			 o ? (unsigned long long)o->bss->enter_ip_wrong : 0);
+	hc_observe_bpf__destroy(o);
+}
+
+/* Review round 3: TO_VMM in the register form, which has no exit. */
+static void test_to_vmm_without_exit(void)
+{
+	struct wl_vm w;
+	const char *what;
+	char why[160];
+	long err = 0;
+	int r = -1;
+
+	if (!wl_vm_init(&w, wl_mech_by_name("bpf-regs"), FILE_PATH, &what)) {
+		hc_policy_set(wl_bpf_policy(&w), __NR_getppid, HCP_VMM);
+		if (!wl_enter(&w)) {
+			r = wl_run(&w, OP_NULL, ITERS, why, sizeof(why));
+			err = w.ctx->last_hc_error;
+			wl_leave(&w);
+		}
+		wl_vm_destroy(&w);
+	}
+	ksft_test_result(r && err == -HC_KVM_EOPNOTSUPP,
+			 "register form: a program's TO_VMM, with no exit to go to, is -KVM_EOPNOTSUPP, not -KVM_ENOSYS (%ld)\n",
+			 err);
+}
+
+/* Review round 3: each mechanism owns its policy; destroying one leaves the other. */
+static void test_two_policies(void)
+{
+	struct wl_vm a, b;
+	struct hc_policy *pa = NULL, *pb = NULL;
+	uint64_t counted = 0;
+	const char *what;
+	char why[160];
+	long exits;
+	int r = -1;
+
+	if (wl_vm_init(&a, wl_mech_by_name("bpf"), FILE_PATH, &what))
+		goto out;
+	if (wl_vm_init(&b, wl_mech_by_name("bpf-regs"), FILE_PATH, &what)) {
+		wl_vm_destroy(&a);
+		goto out;
+	}
+	pa = wl_bpf_policy(&a);
+	pb = wl_bpf_policy(&b);
+	if (pa != pb) {
+		wl_vm_destroy(&a);
+		if (!wl_enter(&b)) {
+			r = run(&b, pb, OP_NULL, &exits, &counted, why);
+			wl_leave(&b);
+		}
+	}
+	wl_vm_destroy(&b);
+out:
+	ksft_test_result(pa && pa != pb && !r && counted == ITERS,
+			 "bpf and bpf-regs each own a policy; destroying one leaves the other working (%llu calls counted)\n",
+			 (unsigned long long)counted);
+}
+
 int main(int argc, char **argv)
 {
 	const struct wl_mech *bpf = wl_mech_by_name("bpf");
@@ -75,7 +179,7 @@ int main(int argc, char **argv)
 			ksft_exit_skip("%s\n", what);
 		ksft_exit_fail_msg("bpf mechanism not available: %s\n", what);
 	}
-	ksft_set_plan(2 + (NR_OPS - 1) + 6);
+	ksft_set_plan(2 + (NR_OPS - 1) + 6 + 4);
 	if (wl_make_file(FILE_PATH))
 		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
 
@@ -131,6 +235,10 @@ int main(int argc, char **argv)
 			 "a sleepable program on the hook is refused (only verdicts; KVM runs the call)\n");
 	ksft_test_result(unprivileged_load_fails(),
 			 "an unprivileged loader is rejected\n");
+	test_observed("hypercall");
+	test_observed("hypercall-regs");
+	test_to_vmm_without_exit();
+	test_two_policies();
 	unlink(FILE_PATH);
 	ksft_finished();
 }

@@ -17,7 +17,9 @@ Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar'
 check() {	# name expected-exit tap console
 	printf '%s\n' "$3" > "$tmp/tap"
 	printf '%s\n' "$4" > "$tmp/console"
-	python3 "$here/../tap_summary.py" "$tmp/tap" "$tmp/console" ${5:+"$5"} > "$tmp/out"
+	# BOOT=mode: judge it as a bench, profile or programs boot.
+	python3 "$here/../tap_summary.py" ${BOOT:+--boot "$BOOT"} "$tmp/tap" "$tmp/console" \
+		${5:+"$5"} > "$tmp/out"
 	rc=$?
 	if [ "$rc" = "$2" ]; then
 		ok=$((ok + 1))
@@ -81,17 +83,7 @@ grep -q 'passed, .* failed, .* skipped' "$tmp/out" || {
 # Bench, profile and programs boots: judged by their program's exit
 # status, the end marker and the kernel log, as test boots are.
 check_boot() {	# name expected-exit tap console
-	printf '%s\n' "$3" > "$tmp/tap"
-	printf '%s\n' "$4" > "$tmp/console"
-	python3 "$here/../tap_summary.py" --boot bench "$tmp/tap" "$tmp/console" > "$tmp/out"
-	rc=$?
-	if [ "$rc" = "$2" ]; then
-		ok=$((ok + 1))
-	else
-		bad=$((bad + 1))
-		echo "harness: FAIL boot $1: exit $rc, expected $2"
-		sed 's/^/    /' "$tmp/out"
-	fi
+	BOOT=bench check "boot $1" "$2" "$3" "$4"
 }
 BENCH_OK="mechanism|getppid|...
 # kvm-hc: bench exit=0

@@ -35,8 +35,13 @@ LDFLAGS	:= -static -no-pie -pthread
 GUEST_TESTS :=
 KVM_SELFTESTS :=
 SKIP_FILES :=
+# The mechanisms, one *.c each, in table order (each folder's `MECHS +=`
+# line), and what they need linked beside them (objects, libraries).
+MECHS :=
+MECH_OBJS :=
+MECH_LIBS :=
 
-.PHONY: all deps kernel tests initramfs test test-kasan fuzz bench profile report clean \
+.PHONY: ksft-bins all deps kernel tests initramfs test test-kasan fuzz bench profile report clean \
 	distclean check-harness check-series
 
 all:
@@ -50,8 +55,15 @@ deps:
 kernel:
 	@common/scripts/kernel.sh all
 
+# common/ first, then each variant in the order of the `series` file (which
+# is also the order of the mechanisms in the tables), then the bench.
+# Prerequisites are expanded a second time (`$$(...)`) once every folder
+# has added its mechanisms.
+VARIANTS := $(shell sed -e '/^[[:space:]]*\#/d' -e '/^[[:space:]]*$$/d' series)
+.SECONDEXPANSION:
 include common/build.mk
-include $(wildcard $(filter-out common/build.mk,$(wildcard */build.mk)))
+include $(wildcard $(addsuffix /build.mk,$(VARIANTS)))
+include bench/build.mk
 
 $(OBJ)/%.guest.o: %.guest.c
 	@mkdir -p $(dir $@)
@@ -66,12 +78,14 @@ $(OBJ)/%.o: %.c
 $(GEN_INIT_CPIO): $(KSRC)/usr/gen_init_cpio.c
 	$(CC) -O2 -o $@ $<
 
-# Upstream KVM selftests, built from the patched tree against its headers.
+# Upstream KVM selftests, built from the patched tree against its headers,
+# all in one sub-make (its own dependencies decide what to rebuild).
 KSFT_BINS := $(addprefix $(KSFT_OUT)/,$(KVM_SELFTESTS))
-$(KSFT_BINS): FORCE
+ksft-bins: FORCE
 	@$(MAKE) -s -C $(KSRC)/tools/testing/selftests/kvm OUTPUT=$(KSFT_OUT) \
 		LINUX_HDR_PATH=$(KHDR)/ KHDR_INCLUDES="-isystem $(KHDR)" \
 		LDFLAGS="-pthread -no-pie -static" $(KSFT_BINS) >/dev/null
+$(KSFT_BINS): ksft-bins ;
 .PHONY: FORCE
 FORCE:
 
@@ -111,8 +125,10 @@ test:
 
 # Boot a kernel with the test initramfs and judge the run; FUZZ_* on the
 # make command line reach the fuzzer, with per-test timeouts to match.
-# make fuzz FUZZ_SECONDS=S: each of the 3 paths may take S seconds.
-FUZZ_SLACK = $(if $(FUZZ_SECONDS),$(shell echo $$((3 * $(FUZZ_SECONDS) + $(1)))),$(2))
+# make fuzz FUZZ_SECONDS=S: each of the fuzzer's 4 paths (kernel, regs,
+# exit, bpf) may take S seconds.
+FUZZ_PATHS := 4
+FUZZ_SLACK = $(if $(FUZZ_SECONDS),$(shell echo $$(($(FUZZ_PATHS) * $(FUZZ_SECONDS) + $(1)))),$(2))
 FUZZ_ENV = $(foreach v,FUZZ_SEED FUZZ_CALLS FUZZ_SECONDS,$(if $($(v)),$(v)=$($(v)))) \
 	TEST_TIMEOUT=$(call FUZZ_SLACK,300,600)
 RUN_TESTS = EXPECTED_SKIPS=$(TESTS_OUT)/skips KVMHC_ENV="$(FUZZ_ENV)" common/qemu/run.sh
@@ -161,7 +177,7 @@ profile:
 	@bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 
 clean:
-	rm -rf $(OBJ) $(TESTS_OUT) $(BENCH_OUT) $(KSFT_OUT) $(INITRAMFS) $(RUNS)
+	rm -rf $(OBJ) $(TESTS_OUT) $(BENCH_OUT) $(KSFT_OUT) $(BPF_OUT) $(INITRAMFS) $(RUNS)
 
 distclean:
 	rm -rf $(BUILD)

@@ -39,7 +39,7 @@ static double now_ns(void)
 }
 
 /* One round of one mechanism: every op, one sample each; 0 if all ran. */
-static int sample(struct wl_vm *w, int round, long iters)
+static int sample(struct wl_inst *w, int round, long iters)
 {
 	const struct wl_mech *m = w->mech;
 	int op, failed = 0;
@@ -83,14 +83,15 @@ static int sample(struct wl_vm *w, int round, long iters)
 
 int main(int argc, char **argv)
 {
-	struct wl_vm *vms = calloc(wl_nr_mechs, sizeof(*vms));
+	struct wl_inst *vms = calloc(wl_nr_mechs, sizeof(*vms));
 	int *avail = calloc(wl_nr_mechs, sizeof(*avail));
 	int rounds = 15, opt, r, k, i, failed = 0;
 	unsigned int rr_size = 1;
 	bool deterministic = false;
 	long iters = 200;
 	struct utsname u;
-	const char *why, *only = NULL;
+	const char *what, *only = NULL;
+	char why[256];
 
 	while ((opt = getopt(argc, argv, "r:i:ds:m:")) != -1) {
 		if (opt == 'm')
@@ -112,8 +113,8 @@ int main(int argc, char **argv)
 		printf("# bench: %s: %s\n", FILE_PATH, strerror(errno));
 		return 1;
 	}
-	if (wl_udp_start(rr_size, &why))
-		printf("# bench: udp-rr not run: %s: %s\n", why, strerror(errno));
+	if (wl_udp_start(rr_size, &what))
+		printf("# bench: udp-rr not run: %s: %s\n", what, strerror(errno));
 	else
 		printf("# bench: udp-rr: %u-byte request and reply (udp-rr-1K: 1024), echo server on %s\n",
 		       wl_udp.size, wl_udp.note);
@@ -138,15 +139,16 @@ int main(int argc, char **argv)
 			       m->icount_na);
 			continue;
 		}
-		avail[k] = m->available(&why);
-		if (!avail[k]) {
+		/* Idle: sample() enters and leaves around each round. */
+		switch (wl_open(&vms[k], m, FILE_PATH, WL_OPEN_IDLE, why, sizeof(why))) {
+		case WL_MISSING:
 			printf("# bench: %s skipped: %s\n", m->name, why);
 			continue;
-		}
-		if (wl_vm_init(&vms[k], m, FILE_PATH, &why)) {
-			printf("# bench: %s: %s: %s\n", m->name, why, strerror(errno));
+		case WL_FAILED:
+			printf("# bench: %s: %s\n", m->name, why);
 			return 1;
 		}
+		avail[k] = 1;
 		/* Warm up: fault in pages, fill caches. */
 		if (sample(&vms[k], -1, 10))
 			return 1;
@@ -165,7 +167,7 @@ int main(int argc, char **argv)
 	printf("END-CSV\n");
 	for (k = 0; k < wl_nr_mechs; k++)
 		if (avail[k])
-			wl_vm_destroy(&vms[k]);
+			wl_close(&vms[k]);
 	wl_udp_stop();
 	unlink(FILE_PATH);
 	return failed;

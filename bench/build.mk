@@ -1,11 +1,11 @@
 # The benchmark's guest program, packed into the initramfs as /bench/run.
-$(BENCH_OUT)/run: $(OBJ)/bench/bench.o $(WORKLOAD_OBJS)
+$(BENCH_OUT)/run: $(OBJ)/bench/bench.o $$(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(BENCH_OUT)/run
 
 # Where the cost goes: /bench/profile (make profile, and the end of make bench).
-$(BENCH_OUT)/profile: $(OBJ)/bench/profile.o $(WORKLOAD_OBJS)
+$(BENCH_OUT)/profile: $(OBJ)/bench/profile.o $$(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(BENCH_OUT)/profile
@@ -13,7 +13,7 @@ GUEST_TESTS += $(BENCH_OUT)/profile
 # Unmodified programs under every mechanism (common/sandbox): /bench/programs.
 $(OBJ)/bench/programs.o: HOST_CFLAGS += -I$(TOP)/common/sandbox
 $(BENCH_OUT)/programs: $(OBJ)/bench/programs.o $(OBJ)/common/sandbox/testdata.o \
-		$(WORKLOAD_OBJS)
+		$$(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(BENCH_OUT)/programs

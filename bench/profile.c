@@ -37,7 +37,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "profile.h"
+#include "counters.h"
 
 #define FILE_PATH	"/tmp/profile.dat"
 #define PERIOD_NS	10000
@@ -364,7 +364,7 @@ static void tally_clear(struct tally *t)
  */
 #define CHUNKS	16
 
-static int sample_jobs(struct wl_vm *w, int op, long n, struct tally *t,
+static int sample_jobs(struct wl_inst *w, int op, long n, struct tally *t,
 		       char *why, size_t len)
 {
 	static struct tally junk;
@@ -402,31 +402,103 @@ static const char *where_name(int k)
 	return k < NR_WHERE ? names[k] : buckets[k - NR_WHERE].name;
 }
 
-static void profile_path(struct wl_vm *w, int op, long iters)
+/* Samples of symbol k in the measured job beyond the empty one. */
+static long sym_delta(const struct tally *t0, const struct tally *t1, size_t k)
+{
+	return (long)t1->per_sym[k] - (long)t0->per_sym[k];
+}
+
+/* Measure: the unprofiled path length per op, in this boot (0, or -1). */
+static int measure_total(struct wl_inst *w, int op, long iters, double *total,
+			 char *why, size_t len)
+{
+	double el[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		double t = now_ns();
+
+		if (wl_run(w, op, i ? iters : 0, why, len))
+			return -1;
+		el[i] = now_ns() - t;
+	}
+	*total = (el[1] - el[0]) / iters;
+	return 0;
+}
+
+/* Judge: the TOP symbols with the most samples, most first (-1: none). */
+static void find_top(const struct tally *t0, const struct tally *t1, long top[TOP])
+{
+	size_t k;
+	int i, j;
+
+	for (i = 0; i < TOP; i++)
+		top[i] = -1;
+	for (k = 0; k < nsyms; k++) {
+		long d = sym_delta(t0, t1, k);
+
+		for (i = 0; i < TOP; i++) {
+			long c = top[i] < 0 ? -1 : sym_delta(t0, t1, top[i]);
+
+			if (d > c && d > 0) {
+				for (j = TOP - 1; j > i; j--)
+					top[j] = top[j - 1];
+				top[i] = k;
+				break;
+			}
+		}
+	}
+}
+
+/* Emit: buckets, top symbols and named symbols, in instructions per op. */
+static void emit_path(const char *m, const char *o, const struct tally *t0,
+		      const struct tally *t1, double scale)
+{
+	long top[TOP];
+	size_t k;
+	int i;
+
+	for (i = 0; i < (int)(NR_WHERE + NR_BUCKETS); i++)
+		printf("bucket,%s,%s,%s,%.1f\n", m, o, where_name(i),
+		       ((double)t1->where[i] - (double)t0->where[i]) * scale);
+	find_top(t0, t1, top);
+	for (i = 0; i < TOP && top[i] >= 0; i++)
+		printf("top,%s,%s,%s,%.1f,%s\n", m, o, syms[top[i]].name,
+		       (double)sym_delta(t0, t1, top[i]) * scale,
+		       where_name(classify(syms[top[i]].name)));
+	for (i = 0; i < (int)NR_NAMED; i++) {
+		long s = -1;
+
+		for (k = 0; k < nsyms; k++)
+			if (!strcmp(syms[k].name, named[i]))
+				s = k;
+		if (s < 0)
+			printf("named,%s,%s,%s,n/a\n", m, o, named[i]);
+		else
+			printf("named,%s,%s,%s,%.1f\n", m, o, named[i],
+			       (double)sym_delta(t0, t1, s) * scale);
+	}
+}
+
+/*
+ * The sampled kernel path of one op: its length measured unprofiled, then
+ * an empty and a measured job sampled; what differs is the op's.
+ */
+static void profile_path(struct wl_inst *w, int op, long iters)
 {
 	const char *m = w->mech->name, *o = wl_op_names[op];
 	static struct tally t0, t1;
-	double total, el[2], samples, scale;
-	long top[TOP];
+	double total, samples;
 	char why[160];
-	size_t k;
-	int i, j;
 
 	if (!t0.per_sym) {
 		t0.per_sym = calloc(nsyms, sizeof(uint64_t));
 		t1.per_sym = calloc(nsyms, sizeof(uint64_t));
 	}
-	/* The unprofiled path length per op, in this boot. */
-	for (i = 0; i < 2; i++) {
-		double t = now_ns();
-
-		if (wl_run(w, op, i ? iters : 0, why, sizeof(why))) {
-			printf("# profile: %s %s: %s\n", m, o, why);
-			return;
-		}
-		el[i] = now_ns() - t;
+	if (measure_total(w, op, iters, &total, why, sizeof(why))) {
+		printf("# profile: %s %s: %s\n", m, o, why);
+		return;
 	}
-	total = (el[1] - el[0]) / iters;
 	/* About SAMPLE_INSNS instructions of work per chunk, whatever the op. */
 	iters = total > 0 ? SAMPLE_INSNS / total : iters;
 	if (iters < 10)
@@ -440,51 +512,10 @@ static void profile_path(struct wl_vm *w, int op, long iters)
 	printf("path,%s,%s,total,%.1f\n", m, o, total);
 	printf("path,%s,%s,samples,%.0f\n", m, o, samples);
 	printf("path,%s,%s,sampled-iterations,%ld\n", m, o, iters * CHUNKS);
-	if (samples <= 0)
-		return;
-	scale = total / samples;	/* instructions per op, per sample */
-	for (i = 0; i < (int)(NR_WHERE + NR_BUCKETS); i++)
-		printf("bucket,%s,%s,%s,%.1f\n", m, o, where_name(i),
-		       ((double)t1.where[i] - (double)t0.where[i]) * scale);
-	for (i = 0; i < TOP; i++)
-		top[i] = -1;
-	for (k = 0; k < nsyms; k++) {
-		long d = (long)t1.per_sym[k] - (long)t0.per_sym[k];
-
-		for (i = 0; i < TOP; i++) {
-			long c = top[i] < 0 ? -1 : (long)t1.per_sym[top[i]] -
-						   (long)t0.per_sym[top[i]];
-			if (d > c && d > 0) {
-				for (j = TOP - 1; j > i; j--)
-					top[j] = top[j - 1];
-				top[i] = k;
-				break;
-			}
-		}
-	}
-	for (i = 0; i < TOP && top[i] >= 0; i++)
-		printf("top,%s,%s,%s,%.1f,%s\n", m, o, syms[top[i]].name,
-		       ((double)t1.per_sym[top[i]] - (double)t0.per_sym[top[i]]) * scale,
-		       where_name(classify(syms[top[i]].name)));
-	for (i = 0; i < (int)NR_NAMED; i++) {
-		long s = -1;
-
-		for (k = 0; k < nsyms; k++)
-			if (!strcmp(syms[k].name, named[i]))
-				s = k;
-		if (s < 0)
-			printf("named,%s,%s,%s,n/a\n", m, o, named[i]);
-		else
-			printf("named,%s,%s,%s,%.1f\n", m, o, named[i],
-			       ((double)t1.per_sym[s] - (double)t0.per_sym[s]) * scale);
-	}
+	if (samples > 0)
+		emit_path(m, o, &t0, &t1, total / samples);	/* insns per op per sample */
 }
 
-/*
- * cpu-clock samples from an hrtimer, which fires at the tick until the
- * kernel has switched to high-resolution mode, and that waits for the TSC
- * clocksource (its refined calibration runs a second after boot).
- */
 static bool hres_active(void)
 {
 	FILE *f = fopen("/proc/timer_list", "r");
@@ -514,7 +545,7 @@ static int setup_sampler(void)
 	return load_kallsyms() || sampler_open(&sampler) ? -1 : 0;
 }
 
-static void profile_counts(struct wl_vm *w, int op, long iters)
+static void profile_counts(struct wl_inst *w, int op, long iters)
 {
 	double v[NR_COUNTERS];
 	struct wl_counters wc;
@@ -575,27 +606,22 @@ int main(int argc, char **argv)
 	printf("PROFILE-BEGIN\n");
 	for (k = 0; k < wl_nr_mechs; k++) {
 		const struct wl_mech *m = wl_mechs[k];
-		struct wl_vm w;
-		const char *why;
+		struct wl_inst w;
+		char why[256];
 
 		if (!wl_mech_in_list(only, m->name))
 			continue;
 		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "", m->summary);
-		if (!m->available(&why)) {
-			printf("skip,%s,%s\n", m->name, why);
-			continue;
-		}
 		if (path && m->icount_na) {
 			printf("skip,%s,n/a under -icount: %s\n", m->name, m->icount_na);
 			continue;
 		}
-		if (wl_vm_init(&w, m, FILE_PATH, &why)) {
-			printf("skip,%s,set-up failed: %s: %s\n", m->name, why, strerror(errno));
+		switch (wl_open(&w, m, FILE_PATH, 0, why, sizeof(why))) {
+		case WL_MISSING:
+			printf("skip,%s,%s\n", m->name, why);
 			continue;
-		}
-		if (wl_enter(&w)) {
-			printf("skip,%s,enter failed: %s\n", m->name, strerror(errno));
-			wl_vm_destroy(&w);
+		case WL_FAILED:
+			printf("skip,%s,set-up failed: %s\n", m->name, why);
 			continue;
 		}
 		for (i = 0; i < (int)(sizeof(ops) / sizeof(ops[0])); i++) {
@@ -609,8 +635,7 @@ int main(int argc, char **argv)
 			if (path)
 				profile_path(&w, ops[i], iters);
 		}
-		wl_leave(&w);
-		wl_vm_destroy(&w);
+		wl_close(&w);
 		fprintf(stderr, "# progress: %s\n", m->name);
 	}
 	if (path)

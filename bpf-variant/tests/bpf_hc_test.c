@@ -37,7 +37,7 @@ static uint64_t total_count(struct hc_policy *p)
 }
 
 /* Run op; 0 on success, with the exits and counter delta it caused. */
-static int run(struct wl_vm *w, struct hc_policy *p, int op, long *exits,
+static int run(struct wl_inst *w, struct hc_policy *p, int op, long *exits,
 	       uint64_t *counted, char *why)
 {
 	uint64_t before = total_count(p);
@@ -75,8 +75,7 @@ static void test_observed(const char *mech)
 {
 	struct hc_observe_bpf *o = hc_observe_bpf__open();
 	char why[160];
-	const char *what;
-	struct wl_vm w;
+	struct wl_inst w;
 	int r = -1;
 
 	if (!o)
@@ -84,14 +83,14 @@ static void test_observed(const char *mech)
 	o->rodata->target_tgid = getpid();
 	if (hc_observe_bpf__load(o) || hc_observe_bpf__attach(o))
 		goto out;
-	if (wl_vm_init(&w, wl_mech_by_name(mech), FILE_PATH, &what))
+	if (wl_open(&w, wl_mech_by_name(mech), FILE_PATH, WL_OPEN_IDLE, why, sizeof(why)))
 		goto out;
 	w.ctx->regs.rip = 0x5a5a5000;
 	w.ctx->regs.rsp = 0x5a5a6000;
 	w.ctx->regs.cs = 0x5a;
 	w.ctx->regs.orig_rax = 0x1234;
 	r = wl_run(&w, OP_MIXED, ITERS, why, sizeof(why));
-	wl_vm_destroy(&w);
+	wl_close(&w);
 out:
 	ksft_test_result(!r && o && o->bss->hook_calls && o->bss->enter_calls &&
 			 !o->bss->hook_orig_ax_wrong && !o->bss->hook_ip_wrong &&
@@ -108,20 +107,18 @@ out:
 /* Review round 3: TO_VMM in the register form, which has no exit. */
 static void test_to_vmm_without_exit(void)
 {
-	struct wl_vm w;
-	const char *what;
+	struct wl_inst w;
 	char why[160];
 	long err = 0;
 	int r = -1;
 
-	if (!wl_vm_init(&w, wl_mech_by_name("bpf-regs"), FILE_PATH, &what)) {
+	if (!wl_open(&w, wl_mech_by_name("bpf-regs"), FILE_PATH, WL_OPEN_IDLE, why, sizeof(why))) {
 		hc_policy_set(wl_bpf_policy(&w), __NR_getppid, HCP_VMM);
 		if (!wl_enter(&w)) {
 			r = wl_run(&w, OP_NULL, ITERS, why, sizeof(why));
 			err = w.ctx->last_hc_error;
-			wl_leave(&w);
 		}
-		wl_vm_destroy(&w);
+		wl_close(&w);
 	}
 	ksft_test_result(r && err == -HC_KVM_EOPNOTSUPP,
 			 "register form: a program's TO_VMM, with no exit to go to, is -KVM_EOPNOTSUPP, not -KVM_ENOSYS (%ld)\n",
@@ -131,30 +128,26 @@ static void test_to_vmm_without_exit(void)
 /* Review round 3: each mechanism owns its policy; destroying one leaves the other. */
 static void test_two_policies(void)
 {
-	struct wl_vm a, b;
+	struct wl_inst a, b;
 	struct hc_policy *pa = NULL, *pb = NULL;
 	uint64_t counted = 0;
-	const char *what;
 	char why[160];
 	long exits;
 	int r = -1;
 
-	if (wl_vm_init(&a, wl_mech_by_name("bpf"), FILE_PATH, &what))
+	if (wl_open(&a, wl_mech_by_name("bpf"), FILE_PATH, WL_OPEN_IDLE, why, sizeof(why)))
 		goto out;
-	if (wl_vm_init(&b, wl_mech_by_name("bpf-regs"), FILE_PATH, &what)) {
-		wl_vm_destroy(&a);
+	if (wl_open(&b, wl_mech_by_name("bpf-regs"), FILE_PATH, WL_OPEN_IDLE, why, sizeof(why))) {
+		wl_close(&a);
 		goto out;
 	}
 	pa = wl_bpf_policy(&a);
 	pb = wl_bpf_policy(&b);
-	if (pa != pb) {
-		wl_vm_destroy(&a);
-		if (!wl_enter(&b)) {
-			r = run(&b, pb, OP_NULL, &exits, &counted, why);
-			wl_leave(&b);
-		}
-	}
-	wl_vm_destroy(&b);
+	/* Destroy one; the other must still work (closing twice is a no-op). */
+	wl_close(&a);
+	if (pa != pb && !wl_enter(&b))
+		r = run(&b, pb, OP_NULL, &exits, &counted, why);
+	wl_close(&b);
 out:
 	ksft_test_result(pa && pa != pb && !r && counted == ITERS,
 			 "bpf and bpf-regs each own a policy; destroying one leaves the other working (%llu calls counted)\n",
@@ -164,7 +157,7 @@ out:
 int main(int argc, char **argv)
 {
 	const struct wl_mech *bpf = wl_mech_by_name("bpf");
-	struct wl_vm w, plain;
+	struct wl_inst w, plain;
 	struct hc_policy *p;
 	const char *what;
 	uint64_t counted;
@@ -184,9 +177,9 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
 
 	/* The mechanism loads hc_policy.bpf.o and allows the workload's calls. */
-	r = wl_vm_init(&w, bpf, FILE_PATH, &what);
-	ksft_test_result(!r, "the bpf mechanism loads hc_policy.bpf.o (%s%s%s)\n",
-			 r ? what : "ok", r ? ": " : "", r ? strerror(errno) : "");
+	r = wl_open(&w, bpf, FILE_PATH, WL_OPEN_IDLE, why, sizeof(why));
+	ksft_test_result(!r, "the bpf mechanism loads hc_policy.bpf.o (%s)\n",
+			 r ? why : "ok");
 	if (r)
 		ksft_exit_fail_msg("cannot go on without the program\n");
 	p = wl_bpf_policy(&w);
@@ -216,20 +209,21 @@ int main(int argc, char **argv)
 
 	/* A VM that enabled only the exit, not KVM_CAP_PV_HOST_SYSCALL. */
 	hc_policy_set(p, __NR_getppid, HCP_KERNEL);
-	if (wl_vm_init(&plain, wl_mech_by_name("exit-hypercall"), FILE_PATH, &what))
-		ksft_exit_fail_msg("%s: %s\n", what, strerror(errno));
+	if (wl_open(&plain, wl_mech_by_name("exit-hypercall"), FILE_PATH, WL_OPEN_IDLE,
+		    why, sizeof(why)))
+		ksft_exit_fail_msg("%s\n", why);
 	r = run(&plain, p, OP_NULL, &exits, &counted, why);
 	ksft_test_result(!r && exits == ITERS && !counted,
 			 "a VM that did not opt in is not seen by the program (%ld exits)\n",
 			 exits);
-	wl_vm_destroy(&plain);
+	wl_close(&plain);
 
 	wl_leave(&w);
 	r = run(&w, p, OP_MIXED, &exits, &counted, why);
 	ksft_test_result(!r && !exits && !counted,
 			 "detached: the default in-kernel path again (%ld exits, %llu counted)\n",
 			 exits, (unsigned long long)counted);
-	wl_vm_destroy(&w);
+	wl_close(&w);
 
 	ksft_test_result(!hc_misuse_rejected(),
 			 "a sleepable program on the hook is refused (only verdicts; KVM runs the call)\n");

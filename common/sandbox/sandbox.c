@@ -95,7 +95,7 @@ static int hold_low_fds(int *held)
 }
 
 /* The program's regions and the supervisor's state, for the guest. */
-static int map_into_vm(struct wl_vm *w, struct sb_state *s)
+static int map_into_vm(struct wl_inst *w, struct sb_state *s)
 {
 	uint64_t start[3], size[3];
 	int i, n = sb_regions(s, start, size);
@@ -118,14 +118,14 @@ static int report_fault(const char *prog, const struct wl_ctx *c)
 static int run_child(const struct wl_mech *m, struct sb_state *s, char **argv)
 {
 	int held[SB_FD_LIMIT], nheld, status, i;
-	const char *what;
-	struct wl_vm w;
+	struct wl_inst w;
 	char why[256];
 
 	s->pid = getpid();	/* the process whose calls the program's are */
 	nheld = hold_low_fds(held);
-	if (wl_vm_init(&w, m, argv[0], &what)) {
-		fprintf(stderr, "sandbox: %s: %s: %s\n", m->name, what, strerror(errno));
+	/* Idle: the program is mapped and the serving set up before enter. */
+	if (wl_open(&w, m, argv[0], WL_OPEN_IDLE, why, sizeof(why))) {
+		fprintf(stderr, "sandbox: %s: %s\n", m->name, why);
 		return EXIT_MECH;
 	}
 	for (i = 0; i < nheld; i++)
@@ -134,7 +134,7 @@ static int run_child(const struct wl_mech *m, struct sb_state *s, char **argv)
 		if (map_into_vm(&w, s)) {
 			fprintf(stderr, "sandbox: mapping the program into the VM: %s\n",
 				strerror(errno));
-			wl_vm_destroy(&w);
+			wl_close(&w);
 			return EXIT_MECH;
 		}
 		s->forward = sb_vm_forward;
@@ -146,7 +146,7 @@ static int run_child(const struct wl_mech *m, struct sb_state *s, char **argv)
 	}
 	if (wl_enter(&w)) {
 		fprintf(stderr, "sandbox: %s: enter: %s\n", m->name, strerror(errno));
-		wl_vm_destroy(&w);
+		wl_close(&w);
 		return EXIT_MECH;
 	}
 	s->t_start_ns = now_ns();
@@ -157,10 +157,9 @@ static int run_child(const struct wl_mech *m, struct sb_state *s, char **argv)
 	else
 		status = -2;
 	s->t_end_ns = now_ns();
-	wl_leave(&w);
 	if (status == -1)
 		fprintf(stderr, "sandbox: %s: %s\n", m->name, why);
-	wl_vm_destroy(&w);
+	wl_close(&w);
 	if (status >= 0)
 		return status;
 	if (status == -1)

@@ -377,7 +377,7 @@ static long self_signal(struct sb_state *s, struct pt_regs *r, uint64_t sig)
  * supervisor runs itself: a call forwarded under one mechanism is
  * forwarded under all of them.
  */
-static int passes(const struct pt_regs *r)
+static int forwarded_as_is(const struct pt_regs *r)
 {
 	switch (r->rax) {
 	case __NR_read: case __NR_write: case __NR_pread64: case __NR_pwrite64:
@@ -583,7 +583,7 @@ static long dispatch(struct sb_state *s, struct pt_regs *r)
 	case __NR_dup3:
 		return sandbox_fd(r->rsi) ? -EBADF : forward(s, r);
 	}
-	if (passes(r))
+	if (forwarded_as_is(r))
 		return forward(s, r);
 	return refuse(s, r);
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "kselftest.h"
-#include "profile.h"
+#include "counters.h"
 
 #define ITERS		50
 #define FILE_PATH	"/tmp/counters.dat"
@@ -66,22 +66,23 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_EXPECTS; i++) {
 		const struct expect *e = &expects[i];
 		const struct wl_mech *m = wl_mech_by_name(e->mech);
-		const char *what = wl_counter_names[e->counter], *why;
+		const char *what = wl_counter_names[e->counter];
 		double per_op[NR_COUNTERS];
 		struct wl_counters wc;
-		struct wl_vm w;
+		struct wl_inst w;
 		char err[160];
 		int r;
 
-		if (!m->available(&why)) {
+		/* Idle: the counters open before the mechanism's enter hook. */
+		switch (wl_open(&w, m, FILE_PATH, WL_OPEN_IDLE, err, sizeof(err))) {
+		case WL_MISSING:
 			if (allow_missing)
-				ksft_test_result_skip("%s: %s\n", e->mech, why);
+				ksft_test_result_skip("%s: %s\n", e->mech, err);
 			else
-				ksft_test_result_fail("%s: not available: %s\n", e->mech, why);
+				ksft_test_result_fail("%s: not available: %s\n", e->mech, err);
 			continue;
-		}
-		if (wl_vm_init(&w, m, FILE_PATH, &why)) {
-			ksft_test_result_fail("%s: %s: %s\n", e->mech, why, strerror(errno));
+		case WL_FAILED:
+			ksft_test_result_fail("%s: %s\n", e->mech, err);
 			continue;
 		}
 		wl_counters_open(&wc, &w);
@@ -91,7 +92,6 @@ int main(int argc, char **argv)
 		} else {
 			r = wl_enter(&w) ? -1 :
 			    wl_count_op(&wc, &w, e->op, ITERS, per_op, err, sizeof(err));
-			wl_leave(&w);
 			if (r)
 				ksft_test_result_fail("%s %s: %s\n", e->mech,
 						      wl_op_names[e->op], err);
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 						 e->exact ? "exactly " : "", e->want);
 		}
 		wl_counters_close(&wc);
-		wl_vm_destroy(&w);
+		wl_close(&w);
 	}
 	ksft_finished();
 }

@@ -39,23 +39,22 @@
 #define GUEST_GS	0x5a5a5000UL
 
 /* Set up m with the probe page shared with its code: 0, or -1 and why. */
-static int setup(struct wl_vm *w, const struct wl_mech *m, struct sem_probe **pp,
+static int setup(struct wl_inst *w, const struct wl_mech *m, struct sem_probe **pp,
 		 char *why, size_t len)
 {
 	struct sem_probe *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	const char *what;
 
 	if (p == MAP_FAILED) {
 		snprintf(why, len, "mmap: %s", strerror(errno));
 		return -1;
 	}
-	if (wl_vm_init(w, m, FILE_PATH, &what)) {
-		snprintf(why, len, "%s: %s", what, strerror(errno));
+	/* Idle: each probe enters and leaves (run_probe()). */
+	if (wl_open(w, m, FILE_PATH, WL_OPEN_IDLE, why, len))
 		return -1;
-	}
 	if (m->vm && vmm_map(&w->vm, p, 4096)) {
 		snprintf(why, len, "vmm_map: %s", strerror(errno));
+		wl_close(w);
 		return -1;
 	}
 	memset(p, 0, sizeof(*p));
@@ -64,7 +63,7 @@ static int setup(struct wl_vm *w, const struct wl_mech *m, struct sem_probe **pp
 	return 0;
 }
 
-static int run_probe(struct wl_vm *w, struct sem_probe *p, char *why, size_t len)
+static int run_probe(struct wl_inst *w, struct sem_probe *p, char *why, size_t len)
 {
 	int r;
 
@@ -101,7 +100,7 @@ static void test_seccomp(const struct wl_mech *m)
 	struct sem_probe *p = NULL;
 	int status, pfd[2];
 	char why[200] = "";
-	struct wl_vm w;
+	struct wl_inst w;
 	pid_t pid;
 
 	if (pipe(pfd))
@@ -141,7 +140,7 @@ static void test_gs_base(const struct wl_mech *m)
 	unsigned long own = 0;
 	struct sem_probe *p;
 	char why[200] = "";
-	struct wl_vm w;
+	struct wl_inst w;
 	bool ok = false;
 
 	syscall(SYS_arch_prctl, ARCH_GET_GS, &own);
@@ -163,7 +162,7 @@ static void test_gs_base(const struct wl_mech *m)
 		} else {
 			snprintf(why, sizeof(why), "returned %ld", (long)p->ret);
 		}
-		wl_vm_destroy(&w);
+		wl_close(&w);
 	}
 	ksft_test_result(ok, "%s: arch_prctl(ARCH_GET_GS) with the guest's GS base %#lx: %s\n",
 			 m->name, GUEST_GS, why);

@@ -51,7 +51,7 @@ static void fail_all(const struct wl_mech *m, bool skip, const char *fmt,
 			ksft_test_result_fail(fmt, m->name, what);
 }
 
-static void run_ops(const struct wl_mech *m, struct wl_vm *w)
+static void run_ops(const struct wl_mech *m, struct wl_inst *w)
 {
 	char why[160];
 	int op;
@@ -81,7 +81,7 @@ static void run_ops(const struct wl_mech *m, struct wl_vm *w)
 
 static void *killer(void *arg)
 {
-	struct wl_vm *w = arg;
+	struct wl_inst *w = arg;
 	pid_t stub = w->stub;
 	struct timespec ts = { 0, KILL_AFTER_MS * 1000000L };
 
@@ -93,15 +93,13 @@ static void *killer(void *arg)
 /* Kill the stub in the middle of a job that would take minutes. */
 static void kill_stub(const struct wl_mech *m, const char *file)
 {
-	const char *what;
-	struct wl_vm w;
+	struct wl_inst w;
 	pthread_t t;
 	char why[160] = "";
 	int r;
 
-	if (wl_vm_init(&w, m, file, &what)) {
-		ksft_test_result_fail("%s: stub killed mid-op: %s: %s\n", m->name, what,
-				      strerror(errno));
+	if (wl_open(&w, m, file, WL_OPEN_IDLE, why, sizeof(why))) {
+		ksft_test_result_fail("%s: stub killed mid-op: %s\n", m->name, why);
 		ksft_test_result_fail("%s: a new instance after the killed one\n", m->name);
 		return;
 	}
@@ -114,33 +112,30 @@ static void kill_stub(const struct wl_mech *m, const char *file)
 				 "%s: stub killed mid-op: the run ends and says \"%s\"\n",
 				 m->name, why);
 	}
-	wl_vm_destroy(&w);
+	wl_close(&w);
 
-	r = wl_vm_init(&w, m, file, &what) ? -1 : wl_run(&w, OP_MIXED, ITERS, why, sizeof(why));
+	r = wl_open(&w, m, file, WL_OPEN_IDLE, why, sizeof(why)) ? -1 :
+		wl_run(&w, OP_MIXED, ITERS, why, sizeof(why));
 	ksft_test_result(!r, "%s: a new instance after the killed one runs mixed (%s)\n",
 			 m->name, r ? why : "ok");
-	if (!r)
-		wl_vm_destroy(&w);
+	wl_close(&w);
 }
 
 /* udp-rr once the echo server is gone: ECONNREFUSED, said as such. */
 static void no_server(const struct wl_mech *m, const char *file)
 {
-	const char *what;
 	char why[160] = "";
-	struct wl_vm w;
+	struct wl_inst w;
 	int r;
 
-	if (wl_vm_init(&w, m, file, &what)) {
-		ksft_test_result_fail("%s udp-rr, no server: %s: %s\n", m->name, what,
-				      strerror(errno));
+	if (wl_open(&w, m, file, 0, why, sizeof(why))) {
+		ksft_test_result_fail("%s udp-rr, no server: %s\n", m->name, why);
 		return;
 	}
-	r = wl_enter(&w) ? -1 : wl_run(&w, OP_UDP_RR, RR_ITERS, why, sizeof(why));
-	wl_leave(&w);
+	r = wl_run(&w, OP_UDP_RR, RR_ITERS, why, sizeof(why));
 	ksft_test_result(r == -1 && strstr(why, "Connection refused"),
 			 "%s udp-rr, no server: the run ends with \"%s\"\n", m->name, why);
-	wl_vm_destroy(&w);
+	wl_close(&w);
 }
 
 int main(int argc, char **argv)
@@ -162,30 +157,22 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < wl_nr_mechs; i++) {
 		const struct wl_mech *m = wl_mechs[i];
-		struct wl_vm w;
+		struct wl_inst w;
+		char why[256];
 
 		ksft_print_msg("%s: %s\n", m->name, m->summary);
-		if (!m->available(&what)) {
+		switch (wl_open(&w, m, FILE_PATH, 0, why, sizeof(why))) {
+		case WL_MISSING:
 			fail_all(m, allow_missing,
 				 "%s: not available: %s (--allow-missing for a kernel without the series)\n",
-				 what);
+				 why);
 			continue;
-		}
-		if (wl_vm_init(&w, m, FILE_PATH, &what)) {
-			char msg[160];
-
-			snprintf(msg, sizeof(msg), "%s: %s", what, strerror(errno));
-			fail_all(m, false, "%s: set-up failed: %s\n", msg);
-			continue;
-		}
-		if (wl_enter(&w)) {
-			fail_all(m, false, "%s: enter failed: %s\n", strerror(errno));
-			wl_vm_destroy(&w);
+		case WL_FAILED:
+			fail_all(m, false, "%s: set-up failed: %s\n", why);
 			continue;
 		}
 		run_ops(m, &w);
-		wl_leave(&w);
-		wl_vm_destroy(&w);
+		wl_close(&w);
 		if (m->stub)
 			kill_stub(m, FILE_PATH);
 	}

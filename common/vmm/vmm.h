@@ -92,7 +92,10 @@ int vcpu_call(struct vcpu *v, uint64_t (*fn)(uint64_t), uint64_t arg,
 /* Describe an exit for a diagnostic. */
 const char *vmm_exit_str(const struct vmm_exit *e, char *buf, size_t len);
 
-/* Flags for code that runs in the guest (see common/vmm/guest.mk). */
+/*
+ * Read by code in the guest: 1 to use vmmcall (AMD), 0 for vmcall (Intel);
+ * set from the CPU vendor when a VM is created.
+ */
 extern volatile int guest_use_vmmcall;
 
 #endif

@@ -22,7 +22,7 @@
 
 #include "workload.h"
 
-int wl_shared_alloc(struct wl_vm *w)
+int wl_shared_alloc(struct wl_inst *w)
 {
 	w->shared = mmap(NULL, WL_SHARED_SIZE, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -35,14 +35,14 @@ int wl_shared_alloc(struct wl_vm *w)
 	return 0;
 }
 
-void wl_shared_free(struct wl_vm *w)
+void wl_shared_free(struct wl_inst *w)
 {
 	if (w->shared)
 		munmap(w->shared, WL_SHARED_SIZE);
 	w->shared = NULL;
 }
 
-int wl_stub_fork(struct wl_vm *w, void (*fn)(struct wl_vm *w))
+int wl_stub_fork(struct wl_inst *w, void (*fn)(struct wl_inst *w))
 {
 	pid_t parent = getpid();
 
@@ -61,7 +61,7 @@ int wl_stub_fork(struct wl_vm *w, void (*fn)(struct wl_vm *w))
 	return 0;
 }
 
-void wl_stub_kill(struct wl_vm *w)
+void wl_stub_kill(struct wl_inst *w)
 {
 	if (w->stub > 0) {
 		kill(w->stub, SIGKILL);
@@ -70,7 +70,7 @@ void wl_stub_kill(struct wl_vm *w)
 	w->stub = 0;
 }
 
-int wl_stub_dead(struct wl_vm *w, char *why, size_t len)
+int wl_stub_dead(struct wl_inst *w, char *why, size_t len)
 {
 	int status;
 

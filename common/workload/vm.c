@@ -12,7 +12,7 @@
 #include "kvm_hc_abi.h"
 #include "workload.h"
 
-int wl_vm_setup(struct wl_vm *w, unsigned int caps, const char **why)
+int wl_vm_setup(struct wl_inst *w, unsigned int caps, const char **why)
 {
 	*why = "vmm_init";
 	if (vmm_init(&w->vm, 4 << 20))
@@ -35,14 +35,14 @@ int wl_vm_setup(struct wl_vm *w, unsigned int caps, const char **why)
 	return wl_vm_alloc_ctx(w);
 }
 
-int wl_vm_alloc_ctx(struct wl_vm *w)
+int wl_vm_alloc_ctx(struct wl_inst *w)
 {
 	w->ctx = vmm_alloc(&w->vm, sizeof(*w->ctx));
 	w->job = vmm_alloc(&w->vm, sizeof(*w->job));
 	return w->ctx && w->job ? 0 : -1;
 }
 
-void wl_vm_teardown(struct wl_vm *w)
+void wl_vm_teardown(struct wl_inst *w)
 {
 	if (w->vcpu.run)
 		vcpu_destroy(&w->vcpu);
@@ -53,7 +53,7 @@ void wl_vm_teardown(struct wl_vm *w)
 }
 
 struct exit_ctx {
-	struct wl_vm *w;
+	struct wl_inst *w;
 	wl_exit_fn fn;
 };
 
@@ -80,7 +80,7 @@ static int vector_signal(int v)
 	return SIGSEGV;			/* #GP, #PF, #SS, #NP... */
 }
 
-int wl_vm_run(struct wl_vm *w, wl_exit_fn fn, char *why, size_t len)
+int wl_vm_run(struct wl_inst *w, wl_exit_fn fn, char *why, size_t len)
 {
 	struct exit_ctx x = { .w = w, .fn = fn };
 	struct kvm_sregs sregs;
@@ -97,4 +97,20 @@ int wl_vm_run(struct wl_vm *w, wl_exit_fn fn, char *why, size_t len)
 			w->ctx->fault_addr = sregs.cr2;
 	}
 	return -1;
+}
+
+/*
+ * KVM_HC_HOST_SYSCALL forwarded as KVM_EXIT_HYPERCALL (exit-hypercall, and
+ * the calls a BPF program sends to the VMM): the VMM runs the call.
+ */
+int wl_exit_hypercall(struct wl_inst *w, struct kvm_run *run, uint16_t port)
+{
+	if (run->exit_reason != KVM_EXIT_HYPERCALL ||
+	    run->hypercall.nr != KVM_HC_HOST_SYSCALL)
+		return -1;
+	/* Same address space: a0 is a pointer of ours. */
+	wl_run_for_code((struct pt_regs *)run->hypercall.args[0]);
+	run->hypercall.ret = 0;
+	w->exits++;
+	return 0;
 }

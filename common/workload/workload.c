@@ -39,16 +39,6 @@ const int wl_op_calls[NR_ALL_OPS] = {
 	[OP_BAD] = 3,
 };
 
-const struct wl_mech *wl_mech_by_name(const char *name)
-{
-	int i;
-
-	for (i = 0; i < wl_nr_mechs; i++)
-		if (!strcmp(wl_mechs[i]->name, name))
-			return wl_mechs[i];
-	return NULL;
-}
-
 bool wl_mech_in_list(const char *list, const char *name)
 {
 	size_t n = strlen(name);
@@ -93,7 +83,7 @@ long host_syscall(unsigned long nr, unsigned long a0, unsigned long a1,
 	return ret == -1 ? -errno : ret;
 }
 
-int wl_run_in_caller(struct wl_vm *w, char *why, size_t len)
+int wl_run_in_caller(struct wl_inst *w, char *why, size_t len)
 {
 	wl_guest_run((uintptr_t)w->job);
 	return 0;
@@ -139,7 +129,7 @@ static int ctx_init(struct wl_ctx *c, const char *file)
 	return c->file_fd < 0 ? -1 : 0;
 }
 
-int wl_vm_init(struct wl_vm *w, const struct wl_mech *m, const char *file,
+int wl_inst_init(struct wl_inst *w, const struct wl_mech *m, const char *file,
 	       const char **why)
 {
 	memset(w, 0, sizeof(*w));
@@ -159,11 +149,11 @@ int wl_vm_init(struct wl_vm *w, const struct wl_mech *m, const char *file,
 		goto err;
 	return 0;
 err:
-	wl_vm_destroy(w);
+	wl_inst_destroy(w);
 	return -1;
 }
 
-void wl_vm_destroy(struct wl_vm *w)
+void wl_inst_destroy(struct wl_inst *w)
 {
 	struct wl_ctx *c = w->ctx;
 	int e = errno;
@@ -188,18 +178,7 @@ void wl_vm_destroy(struct wl_vm *w)
 	errno = e;
 }
 
-int wl_enter(struct wl_vm *w)
-{
-	return w->mech->enter ? w->mech->enter(w) : 0;
-}
-
-void wl_leave(struct wl_vm *w)
-{
-	if (w->mech->leave)
-		w->mech->leave(w);
-}
-
-int wl_run_program(struct wl_vm *w, uint64_t (*fn)(uint64_t), uint64_t arg,
+int wl_run_program(struct wl_inst *w, uint64_t (*fn)(uint64_t), uint64_t arg,
 		   char *why, size_t len)
 {
 	struct wl_ctx *c = w->ctx;
@@ -221,7 +200,7 @@ int wl_run_program(struct wl_vm *w, uint64_t (*fn)(uint64_t), uint64_t arg,
 	return r;
 }
 
-int wl_run(struct wl_vm *w, int op, long iters, char *why, size_t len)
+int wl_run(struct wl_inst *w, int op, long iters, char *why, size_t len)
 {
 	struct wl_ctx *c = w->ctx;
 

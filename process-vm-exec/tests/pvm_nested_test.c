@@ -34,7 +34,7 @@ static uint64_t sigmask;
 static long last_hc;
 
 /* Through the hypercall; the syscall's result, or a string on failure. */
-static long via_hypercall(struct wl_vm *w, struct pt_regs *r, const char **err)
+static long via_hypercall(struct wl_inst *w, struct pt_regs *r, const char **err)
 {
 	struct vmm_exit e;
 	static char why[128];
@@ -68,22 +68,29 @@ static void set_call(struct pt_regs *r, long nr, unsigned long flags)
 	r->r9 = sizeof(sigmask);
 }
 
+/* The two mechanisms it uses, linked by name (no list: build.mk). */
+extern const struct wl_mech wl_mech_hypercall, wl_mech_pvm_syscall;
+
 int main(void)
 {
 	const char *why, *err;
+	char reason[256];
 	struct pt_regs *r;
-	struct wl_vm w;
+	struct wl_inst w;
 	long ret;
 
 	ksft_print_header();
 	ksft_set_plan(4);
-	if (!wl_mech_by_name("hypercall")->available(&why))
+	if (!wl_mech_pvm_syscall.available(&why))
 		ksft_exit_skip("%s\n", why);
-	if (!wl_mech_by_name("pvm-syscall")->available(&why))
-		ksft_exit_skip("%s\n", why);
-	if (wl_make_file(FILE_PATH) ||
-	    wl_vm_init(&w, wl_mech_by_name("hypercall"), FILE_PATH, &why))
-		ksft_exit_fail_msg("VM setup: %s: %s\n", why, strerror(errno));
+	if (wl_make_file(FILE_PATH))
+		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
+	switch (wl_open(&w, &wl_mech_hypercall, FILE_PATH, 0, reason, sizeof(reason))) {
+	case WL_MISSING:
+		ksft_exit_skip("%s\n", reason);
+	case WL_FAILED:
+		ksft_exit_fail_msg("VM setup: %s\n", reason);
+	}
 	r = vmm_alloc(&w.vm, sizeof(*r));
 	if (!r)
 		ksft_exit_fail_msg("vmm_alloc\n");
@@ -112,7 +119,7 @@ int main(void)
 			 "through KVM_HC_HOST_SYSCALL: process_vm_exec() of code gets -EPERM (%ld, %s)\n",
 			 ret, err ?: "ok");
 
-	wl_vm_destroy(&w);
+	wl_close(&w);
 	unlink(FILE_PATH);
 	ksft_finished();
 }

@@ -11,13 +11,13 @@ static int native_available(const char **why)
 	return 1;
 }
 
-static int native_init(struct wl_vm *w, const char **why)
+static int native_init(struct wl_inst *w, const char **why)
 {
 	w->ctx->call = wl_call_syscall;
 	return 0;
 }
 
-static void native_destroy(struct wl_vm *w)
+static void native_destroy(struct wl_inst *w)
 {
 }
 

@@ -27,7 +27,7 @@ static int ptrace_available(const char **why)
 	return 1;
 }
 
-static void ptrace_stub(struct wl_vm *w)
+static void ptrace_stub(struct wl_inst *w)
 {
 	/*
 	 * Stop with a bare kill(2), not raise(3): raise makes syscalls after
@@ -41,7 +41,7 @@ static void ptrace_stub(struct wl_vm *w)
 		}
 }
 
-static int ptrace_init(struct wl_vm *w, const char **why)
+static int ptrace_init(struct wl_inst *w, const char **why)
 {
 	int status;
 
@@ -58,7 +58,7 @@ _Static_assert(offsetof(struct user_regs_struct, ss) == offsetof(struct pt_regs,
 	       "struct user_regs_struct begins as struct pt_regs");
 
 /* The code took a signal (a fault): say so, and leave it stopped. */
-static int code_fault(struct wl_vm *w, int sig, const struct user_regs_struct *regs,
+static int code_fault(struct wl_inst *w, int sig, const struct user_regs_struct *regs,
 		      char *why, size_t len)
 {
 	siginfo_t si = { 0 };
@@ -73,7 +73,7 @@ static int code_fault(struct wl_vm *w, int sig, const struct user_regs_struct *r
 }
 
 /* Run one job in the stub: 0 when it reported done, -1 otherwise. */
-static int ptrace_run(struct wl_vm *w, char *why, size_t len)
+static int ptrace_run(struct wl_inst *w, char *why, size_t len)
 {
 	struct user_regs_struct regs;
 	int status = 0;

@@ -69,7 +69,7 @@ static void trap_sigsys(int sig, void *info, void *ucontext)
 	__atomic_store_n(&ch->state, CHAN_IDLE, __ATOMIC_RELAXED);
 }
 
-static void trap_stub(struct wl_vm *w)
+static void trap_stub(struct wl_inst *w)
 {
 	struct trap *t = w->priv;
 
@@ -88,7 +88,7 @@ static void trap_stub(struct wl_vm *w)
  * The stub's next call: 0 with it in the channel, or -1 if the stub died
  * or did not call within ms (-1: no limit).
  */
-static int next_call(struct wl_vm *w, long ms, char *why, size_t len)
+static int next_call(struct wl_inst *w, long ms, char *why, size_t len)
 {
 	struct trap_chan *ch = ((struct trap *)w->priv)->chan;
 	uint32_t s;
@@ -113,7 +113,7 @@ static void reply(struct trap_chan *ch, long ret)
 	wl_futex_wake(&ch->state);
 }
 
-static int trap_init(struct wl_vm *w, const char **why)
+static int trap_init(struct wl_inst *w, const char **why)
 {
 	static char err[96];
 	struct trap *t = calloc(1, sizeof(*t));
@@ -140,7 +140,7 @@ static int trap_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-static int trap_run(struct wl_vm *w, char *why, size_t len)
+static int trap_run(struct wl_inst *w, char *why, size_t len)
 {
 	struct trap *t = w->priv;
 	struct trap_chan *ch = t->chan;
@@ -164,7 +164,7 @@ static int trap_run(struct wl_vm *w, char *why, size_t len)
 	}
 }
 
-static void trap_destroy(struct wl_vm *w)
+static void trap_destroy(struct wl_inst *w)
 {
 	struct trap *t = w->priv;
 

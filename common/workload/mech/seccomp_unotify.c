@@ -45,7 +45,7 @@ static int unotify_available(const char **why)
 	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
 }
 
-static void unotify_stub(struct wl_vm *w)
+static void unotify_stub(struct wl_inst *w)
 {
 	struct unotify *u = w->priv;
 	long fd;
@@ -65,7 +65,7 @@ static void unotify_stub(struct wl_vm *w)
 }
 
 /* The stub's next call in *n, or -1 if the stub died or ms ran out. */
-static int next_call(struct wl_vm *w, struct seccomp_notif *n, long ms,
+static int next_call(struct wl_inst *w, struct seccomp_notif *n, long ms,
 		     char *why, size_t len)
 {
 	struct unotify *u = w->priv;
@@ -114,7 +114,7 @@ static int answer(struct unotify *u, uint64_t id, long ret, bool native)
 	return ioctl(u->fd, SECCOMP_IOCTL_NOTIF_SEND, &r);
 }
 
-static int unotify_init(struct wl_vm *w, const char **why)
+static int unotify_init(struct wl_inst *w, const char **why)
 {
 	static char err[96];
 	struct unotify *u = calloc(1, sizeof(*u));
@@ -168,7 +168,7 @@ static int unotify_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-static int unotify_run(struct wl_vm *w, char *why, size_t len)
+static int unotify_run(struct wl_inst *w, char *why, size_t len)
 {
 	struct unotify *u = w->priv;
 	struct seccomp_notif n;
@@ -213,7 +213,7 @@ err:
 	return -1;
 }
 
-static void unotify_destroy(struct wl_vm *w)
+static void unotify_destroy(struct wl_inst *w)
 {
 	struct unotify *u = w->priv;
 

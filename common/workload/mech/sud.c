@@ -17,7 +17,7 @@
 #include "workload.h"
 
 /* The handler's view: one sud mechanism at a time (a process has one SIGSYS). */
-static struct wl_vm *sud_owner;
+static struct wl_inst *sud_owner;
 static volatile char sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
 
 static int sud_available(const char **why)
@@ -42,7 +42,7 @@ static void sud_sigsys(int sig, void *info, void *ucontext)
 	sud_owner->exits++;
 }
 
-static int sud_init(struct wl_vm *w, const char **why)
+static int sud_init(struct wl_inst *w, const char **why)
 {
 	*why = "another sud mechanism is set up (one SIGSYS per process)";
 	if (sud_owner) {
@@ -62,7 +62,7 @@ static int sud_init(struct wl_vm *w, const char **why)
  * one that KVM_HC_HOST_SYSCALL refuses (its rules fail closed on SUD), and
  * the runner runs the VM mechanisms in this same thread.
  */
-static int sud_enter(struct wl_vm *w)
+static int sud_enter(struct wl_inst *w)
 {
 	sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
 	return prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON,
@@ -71,12 +71,12 @@ static int sud_enter(struct wl_vm *w)
 		     (unsigned long)&sud_selector);
 }
 
-static void sud_leave(struct wl_vm *w)
+static void sud_leave(struct wl_inst *w)
 {
 	prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0);
 }
 
-static int sud_run(struct wl_vm *w, char *why, size_t len)
+static int sud_run(struct wl_inst *w, char *why, size_t len)
 {
 	/* Only the code's own calls are diverted, none of the runner's. */
 	sud_selector = SYSCALL_DISPATCH_FILTER_BLOCK;
@@ -87,7 +87,7 @@ static int sud_run(struct wl_vm *w, char *why, size_t len)
 	return 0;
 }
 
-static void sud_destroy(struct wl_vm *w)
+static void sud_destroy(struct wl_inst *w)
 {
 	if (sud_owner != w)
 		return;

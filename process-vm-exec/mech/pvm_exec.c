@@ -26,7 +26,7 @@ asm(".pushsection .text, \"ax\"\n"
     "	ud2\n"
     ".popsection\n");
 
-static int pvm_exec_init(struct wl_vm *w, const char **why)
+static int pvm_exec_init(struct wl_inst *w, const char **why)
 {
 	w->ctx->call = wl_call_syscall;
 	*why = "process_vm_exec() stub";
@@ -46,7 +46,7 @@ static long serve(struct wl_ctx *c, const struct process_vm_exec_sigcontext *r)
 }
 
 /* Run one job's code in the stub's mm: 0 when it reported done. */
-static int pvm_exec_run(struct wl_vm *w, char *why, size_t len)
+static int pvm_exec_run(struct wl_inst *w, char *why, size_t len)
 {
 	uintptr_t top = ((uintptr_t)w->shared + WL_SHARED_SIZE) & ~15UL;
 	struct process_vm_exec_context ctx = { .version = PROCESS_VM_EXEC_CTX_V1 };

@@ -90,7 +90,7 @@ static void *server(void *arg)
 	return NULL;
 }
 
-static int hcq_init(struct wl_vm *w, const char **why)
+static int hcq_init(struct wl_inst *w, const char **why)
 {
 	struct hcq *h = calloc(1, sizeof(*h));
 
@@ -117,7 +117,7 @@ static int hcq_init(struct wl_vm *w, const char **why)
 }
 
 /* The guest stopped spinning on the slot it posted last. */
-static int hcq_exit(struct wl_vm *w, struct kvm_run *run, uint16_t port)
+static int hcq_exit(struct wl_inst *w, struct kvm_run *run, uint16_t port)
 {
 	struct hcq *h = w->priv;
 	struct wl_queue *q = h->q;
@@ -149,7 +149,7 @@ static int hcq_exit(struct wl_vm *w, struct kvm_run *run, uint16_t port)
 	return 0;
 }
 
-static int hcq_run(struct wl_vm *w, char *why, size_t len)
+static int hcq_run(struct wl_inst *w, char *why, size_t len)
 {
 	struct hcq *h = w->priv;
 	long before = __atomic_load_n(&h->served, __ATOMIC_RELAXED);
@@ -159,7 +159,7 @@ static int hcq_run(struct wl_vm *w, char *why, size_t len)
 	return r;
 }
 
-static int hcq_enter(struct wl_vm *w)
+static int hcq_enter(struct wl_inst *w)
 {
 	struct hcq *h = w->priv;
 
@@ -168,14 +168,14 @@ static int hcq_enter(struct wl_vm *w)
 	return 0;
 }
 
-static void hcq_leave(struct wl_vm *w)
+static void hcq_leave(struct wl_inst *w)
 {
 	struct hcq *h = w->priv;
 
 	__atomic_store_n(&h->parked, 1, __ATOMIC_RELAXED);
 }
 
-static void hcq_destroy(struct wl_vm *w)
+static void hcq_destroy(struct wl_inst *w)
 {
 	struct hcq *h = w->priv;
 

@@ -15,7 +15,7 @@ static int hc_regs_available(const char **why)
 	return cap > 0 && (cap & KVM_PV_HOST_SYSCALL_REGS);
 }
 
-static int hc_regs_init(struct wl_vm *w, const char **why)
+static int hc_regs_init(struct wl_inst *w, const char **why)
 {
 	if (wl_vm_setup(w, WL_VM_HC, why))
 		return -1;
@@ -24,7 +24,7 @@ static int hc_regs_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-static int hc_regs_run(struct wl_vm *w, char *why, size_t len)
+static int hc_regs_run(struct wl_inst *w, char *why, size_t len)
 {
 	return wl_vm_run(w, NULL, why, len);	/* no exit is expected */
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Counting a mechanism's events per op: see profile.h. */
+/* Counting a mechanism's events per op: see counters.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "profile.h"
+#include "counters.h"
 
 const char *const wl_counter_names[NR_COUNTERS] = {
 	[WC_VM_EXIT] = "vm-exits",
@@ -118,7 +118,7 @@ static int open_tracepoint(struct wl_counters *wc, int c)
 }
 
 /* Find the KVM stats the vCPU offers; their data offsets. */
-static void open_kvm_stats(struct wl_counters *wc, struct wl_vm *w)
+static void open_kvm_stats(struct wl_counters *wc, struct wl_inst *w)
 {
 	struct kvm_stats_header h;
 	size_t dsz;
@@ -155,7 +155,7 @@ fail:
 		wc->why[c] = "KVM_GET_STATS_FD failed";
 }
 
-int wl_counters_open(struct wl_counters *wc, struct wl_vm *w)
+int wl_counters_open(struct wl_counters *wc, struct wl_inst *w)
 {
 	int c, cpu;
 
@@ -203,7 +203,7 @@ void wl_counters_close(struct wl_counters *wc)
 	wc->stats_fd = -1;
 }
 
-void wl_counters_read(struct wl_counters *wc, struct wl_vm *w,
+void wl_counters_read(struct wl_counters *wc, struct wl_inst *w,
 		      uint64_t v[NR_COUNTERS])
 {
 	int c, cpu;
@@ -229,7 +229,7 @@ void wl_counters_read(struct wl_counters *wc, struct wl_vm *w,
 	}
 }
 
-int wl_count_op(struct wl_counters *wc, struct wl_vm *w, int op, long iters,
+int wl_count_op(struct wl_counters *wc, struct wl_inst *w, int op, long iters,
 		double per_op[NR_COUNTERS], char *why, size_t len)
 {
 	uint64_t a[NR_COUNTERS], b[NR_COUNTERS], c0[NR_COUNTERS], c1[NR_COUNTERS];

@@ -6,8 +6,8 @@
 #include "workload.h"
 #include "hc_policy.h"
 
-/* The policy the bpf mechanism loaded in wl_vm_init(). */
-struct hc_policy *wl_bpf_policy(struct wl_vm *w);
+/* The policy the bpf mechanism loaded in wl_inst_init(). */
+struct hc_policy *wl_bpf_policy(struct wl_inst *w);
 
 /*
  * What bpf and bpf-regs share, the form of the hypercall apart: the VM,
@@ -26,10 +26,10 @@ struct hc_policy *wl_bpf_policy(struct wl_vm *w);
 	[WL_CONFIDENTIAL] = { "no", NULL, "as the hypercall: KVM reads the guest's registers" },	\
 }
 
-int wl_bpf_setup(struct wl_vm *w, wl_call_fn call, const char **why);
-int wl_bpf_enter(struct wl_vm *w);
-void wl_bpf_leave(struct wl_vm *w);
-int wl_bpf_run(struct wl_vm *w, char *why, size_t len);
-void wl_bpf_destroy(struct wl_vm *w);
+int wl_bpf_setup(struct wl_inst *w, wl_call_fn call, const char **why);
+int wl_bpf_enter(struct wl_inst *w);
+void wl_bpf_leave(struct wl_inst *w);
+int wl_bpf_run(struct wl_inst *w, char *why, size_t len);
+void wl_bpf_destroy(struct wl_inst *w);
 
 #endif

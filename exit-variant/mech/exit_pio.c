@@ -11,7 +11,7 @@ static int pio_available(const char **why)
 	return 1;
 }
 
-static int pio_init(struct wl_vm *w, const char **why)
+static int pio_init(struct wl_inst *w, const char **why)
 {
 	if (wl_vm_setup(w, 0, why))
 		return -1;
@@ -20,7 +20,7 @@ static int pio_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-static int pio_exit(struct wl_vm *w, struct kvm_run *run, uint16_t port)
+static int pio_exit(struct wl_inst *w, struct kvm_run *run, uint16_t port)
 {
 	if (run->exit_reason != KVM_EXIT_IO)
 		return -1;
@@ -33,7 +33,7 @@ static int pio_exit(struct wl_vm *w, struct kvm_run *run, uint16_t port)
 	return 0;
 }
 
-static int pio_run(struct wl_vm *w, char *why, size_t len)
+static int pio_run(struct wl_inst *w, char *why, size_t len)
 {
 	return wl_vm_run(w, pio_exit, why, len);
 }

@@ -19,12 +19,12 @@ static int bpf_available(const char **why)
 	       wl_mech_by_name("exit-hypercall")->available(why);
 }
 
-struct hc_policy *wl_bpf_policy(struct wl_vm *w)
+struct hc_policy *wl_bpf_policy(struct wl_inst *w)
 {
 	return w->priv;
 }
 
-int wl_bpf_setup(struct wl_vm *w, wl_call_fn call, const char **why)
+int wl_bpf_setup(struct wl_inst *w, wl_call_fn call, const char **why)
 {
 	struct hc_policy *p;
 	unsigned int i;
@@ -49,27 +49,27 @@ int wl_bpf_setup(struct wl_vm *w, wl_call_fn call, const char **why)
 	return 0;
 }
 
-static int bpf_init(struct wl_vm *w, const char **why)
+static int bpf_init(struct wl_inst *w, const char **why)
 {
 	return wl_bpf_setup(w, wl_call_hypercall, why);
 }
 
-int wl_bpf_enter(struct wl_vm *w)
+int wl_bpf_enter(struct wl_inst *w)
 {
 	return hc_policy_attach(w->priv);
 }
 
-void wl_bpf_leave(struct wl_vm *w)
+void wl_bpf_leave(struct wl_inst *w)
 {
 	hc_policy_detach(w->priv);
 }
 
-int wl_bpf_run(struct wl_vm *w, char *why, size_t len)
+int wl_bpf_run(struct wl_inst *w, char *why, size_t len)
 {
 	return wl_vm_run(w, wl_exit_hypercall, why, len);
 }
 
-void wl_bpf_destroy(struct wl_vm *w)
+void wl_bpf_destroy(struct wl_inst *w)
 {
 	if (w->priv)
 		hc_policy_destroy(w->priv);

@@ -16,7 +16,7 @@ static int exit_hc_available(const char **why)
 	return cap > 0 && (cap & KVM_PV_HOST_SYSCALL_EXIT);
 }
 
-static int exit_hc_init(struct wl_vm *w, const char **why)
+static int exit_hc_init(struct wl_inst *w, const char **why)
 {
 	if (wl_vm_setup(w, WL_VM_HC_EXIT, why))
 		return -1;
@@ -25,20 +25,7 @@ static int exit_hc_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-/* Also bpf's: the calls its program sends to the VMM arrive here. */
-int wl_exit_hypercall(struct wl_vm *w, struct kvm_run *run, uint16_t port)
-{
-	if (run->exit_reason != KVM_EXIT_HYPERCALL ||
-	    run->hypercall.nr != KVM_HC_HOST_SYSCALL)
-		return -1;
-	/* Same address space: a0 is a pointer of ours. */
-	wl_run_for_code((struct pt_regs *)run->hypercall.args[0]);
-	run->hypercall.ret = 0;
-	w->exits++;
-	return 0;
-}
-
-static int exit_hc_run(struct wl_vm *w, char *why, size_t len)
+static int exit_hc_run(struct wl_inst *w, char *why, size_t len)
 {
 	return wl_vm_run(w, wl_exit_hypercall, why, len);
 }

@@ -38,7 +38,7 @@ static inline int pvm_available(const char **why)
 }
 
 /* The stub only lends its mm: it sleeps until killed. */
-static inline void pvm_stub(struct wl_vm *w)
+static inline void pvm_stub(struct wl_inst *w)
 {
 	for (;;)
 		pause();

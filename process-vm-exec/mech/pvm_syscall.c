@@ -34,7 +34,7 @@ static long pvm_call(struct wl_ctx *c, struct pt_regs *r)
 	return ctx.sigctx.ax;
 }
 
-static int pvm_syscall_init(struct wl_vm *w, const char **why)
+static int pvm_syscall_init(struct wl_inst *w, const char **why)
 {
 	struct pvm_syscall *p = calloc(1, sizeof(*p));
 
@@ -50,7 +50,7 @@ static int pvm_syscall_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-static void pvm_syscall_destroy(struct wl_vm *w)
+static void pvm_syscall_destroy(struct wl_inst *w)
 {
 	wl_stub_kill(w);
 	free(w->priv);

@@ -14,7 +14,7 @@ static int bpf_regs_available(const char **why)
 	       wl_mech_by_name("hypercall-regs")->available(why);
 }
 
-static int bpf_regs_init(struct wl_vm *w, const char **why)
+static int bpf_regs_init(struct wl_inst *w, const char **why)
 {
 	return wl_bpf_setup(w, wl_call_hypercall_regs, why);
 }

@@ -8,8 +8,8 @@
  * costs: entering the VM or the stub, the end-of-job exit), divided by n.
  * Used by bench/profile.c and checked by common/tests/counters_test.c.
  */
-#ifndef WL_PROFILE_H
-#define WL_PROFILE_H
+#ifndef WL_COUNTERS_H
+#define WL_COUNTERS_H
 
 #include <stdint.h>
 #include "workload.h"
@@ -51,16 +51,16 @@ struct wl_counters {
 };
 
 /* Open what can be counted for w (its vCPU's stats if it has a VM). */
-int wl_counters_open(struct wl_counters *wc, struct wl_vm *w);
+int wl_counters_open(struct wl_counters *wc, struct wl_inst *w);
 void wl_counters_close(struct wl_counters *wc);
-void wl_counters_read(struct wl_counters *wc, struct wl_vm *w,
+void wl_counters_read(struct wl_counters *wc, struct wl_inst *w,
 		      uint64_t v[NR_COUNTERS]);
 
 /*
  * Per-op counts of op on w: counts(iters) - counts(0), over iters.  0 on
  * success, -1 with why if either job failed.
  */
-int wl_count_op(struct wl_counters *wc, struct wl_vm *w, int op, long iters,
+int wl_count_op(struct wl_counters *wc, struct wl_inst *w, int op, long iters,
 		double per_op[NR_COUNTERS], char *why, size_t len);
 
 /* Mount tracefs if needed: its path, or NULL. */

@@ -12,7 +12,7 @@ static int hc_available(const char **why)
 	return vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL) > 0;
 }
 
-static int hc_init(struct wl_vm *w, const char **why)
+static int hc_init(struct wl_inst *w, const char **why)
 {
 	if (wl_vm_setup(w, WL_VM_HC, why))
 		return -1;
@@ -21,7 +21,7 @@ static int hc_init(struct wl_vm *w, const char **why)
 	return 0;
 }
 
-static int hc_run(struct wl_vm *w, char *why, size_t len)
+static int hc_run(struct wl_inst *w, char *why, size_t len)
 {
 	return wl_vm_run(w, NULL, why, len);	/* no exit is expected */
 }

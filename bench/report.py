@@ -6,6 +6,7 @@ RUN is 'wall' or 'icount1', 'icount2', ...; LOG the guest's ttyS1 output.
 Writes OUTDIR/latest.md (also printed), latest-samples.csv (every raw
 sample), latest.json (metadata + summary) and latest.dat/.gp for gnuplot.
 """
+import collections
 import json
 import statistics
 import sys
@@ -17,7 +18,7 @@ UDP_OPS = ['udp-rr', 'udp-rr-1K']
 
 class Mech:
     """One mechanism as the guest's MECH line describes it (the list in
-    common/workload/mechs.c): the report never names a mechanism itself,
+    the MECHS lines of every build.mk): the report never names a mechanism itself,
     except to set the posting's figures beside the ones they concern."""
 
     def __init__(self, line):
@@ -26,10 +27,14 @@ class Mech:
         self.facts = {}     # property index -> {answer, test, design}
 
 
+Run = collections.namedtuple('Run', 'samples notes by_round mechs server props')
+
+
 def parse(path):
-    """Samples per (mech, op), the run's notes, and samples per round."""
+    """One boot's log: samples per (mech, op), the run's notes, samples per
+    round, the mechanisms, the echo server's samples, the property titles."""
     samples, by_round, inside, notes, mechs = {}, {}, False, [], []
-    server = {}
+    server, props = {}, {}
     with open(path, errors='replace') as f:
         for line in f:
             raw = line.rstrip('\r\n').replace('\r', '')	# tabs are FACT separators
@@ -43,7 +48,7 @@ def parse(path):
                                                   'design': design}
             elif line.startswith('PROP\t') and line.count('\t') == 2:
                 _, i, title = line.split('\t')
-                parse.props[int(i)] = title
+                props[int(i)] = title
             elif line == 'BEGIN-CSV':
                 inside = True
             elif line == 'END-CSV':
@@ -57,12 +62,7 @@ def parse(path):
                 mech, op, rnd, ns = line.split(',')
                 samples.setdefault((mech, op), []).append(float(ns))
                 by_round.setdefault((mech, op), {})[int(rnd)] = float(ns)
-    parse.server[path] = server
-    return samples, notes, by_round, mechs
-
-
-parse.server = {}
-parse.props = {}
+    return Run(samples, notes, by_round, mechs, server, props)
 
 
 def pct(xs, p):
@@ -267,15 +267,16 @@ def main():
     runs = dict(a.split('=', 1) for a in sys.argv[3:])
     meta = json.load(open(meta_path))
     parsed = {name: parse(path) for name, path in runs.items()}
-    st = {name: stats(s) for name, (s, _, _, _) in parsed.items()}
-    rounds = {name: r for name, (_, _, r, _) in parsed.items()}
+    st = {name: stats(run.samples) for name, run in parsed.items()}
+    rounds = {name: run.by_round for name, run in parsed.items()}
     # The list as the guest printed it (every run prints the same one).
-    mechs = next((m for (_, _, _, m) in parsed.values() if m), [])
+    mechs = next((run.mechs for run in parsed.values() if run.mechs), [])
+    props = next((run.props for run in parsed.values() if run.props), {})
 
     md = ['# KVM_HC_HOST_SYSCALL and its alternatives: one run', '']
     md += [f'- {k}: {v}' for k, v in meta.items()]
-    for name, (_, notes, _, _) in parsed.items():
-        md += [f'- {name}: {n}' for n in notes]
+    for name, run in parsed.items():
+        md += [f'- {name}: {n}' for n in run.notes]
     md += ['', '## The mechanisms', '', '| mechanism | VM | what runs the call |', '|---|---|---|']
     md += [f'| {m.name} | {"yes" if m.vm else "no"} | {m.summary} |' for m in mechs]
     md.append('')
@@ -287,7 +288,7 @@ def main():
         md += above_floor(st['wall'], rounds['wall'], mechs, False, 'microseconds')
         md += ['']
         md += above_native(st['wall'], rounds['wall'], mechs, False, 'microseconds')
-        udp = udp_section(st['wall'], parse.server.get(runs['wall'], {}), mechs, False)
+        udp = udp_section(st['wall'], parsed['wall'].server, mechs, False)
         if udp:
             md += ['### UDP_RR (netperf -t UDP_RR over the loopback)', ''] + udp
     icounts = [n for n in st if n.startswith('icount') and st[n]]
@@ -302,7 +303,7 @@ def main():
         md += ['']
         md += above_native(first, rounds[icounts[0]], mechs, True,
                            'thousands of guest instructions')
-        udp = udp_section(first, parse.server.get(runs[icounts[0]], {}), mechs, True)
+        udp = udp_section(first, parsed[icounts[0]].server, mechs, True)
         if udp:
             md += ['### UDP_RR per transaction', ''] + udp
         if len(icounts) > 1:
@@ -312,7 +313,7 @@ def main():
                 other = st[icounts[1]].get(k)
                 if other and v[0] and k[0] not in na:
                     diffs.append(abs(other[0] - v[0]) / v[0])
-            a, b = parsed[icounts[0]][0], parsed[icounts[1]][0]
+            a, b = parsed[icounts[0]].samples, parsed[icounts[1]].samples
             pairs = [(x, y) for k in a if k in b and k[0] not in na
                      for x, y in zip(a[k], b[k])]
             same = sum(1 for x, y in pairs if x == y)
@@ -343,10 +344,10 @@ def main():
                     for d in [paired(rounds[name], (m.name, op), (m.name, 'bare-exit'))] if d}
              for name in st}
     json.dump({'meta': meta, 'summary': summary, 'above_floor_ns': floor,
-               'props': [parse.props[i] for i in sorted(parse.props)],
+               'props': [props[i] for i in sorted(props)],
                'mechanisms': [{'name': m.name, 'vm': m.vm, 'icount_na': m.icount_na,
                                'summary': m.summary,
-                               'facts': [m.facts.get(i) for i in sorted(parse.props)]}
+                               'facts': [m.facts.get(i) for i in sorted(props)]}
                               for m in mechs]},
               open(f'{outdir}/latest.json', 'w'), indent=1)
 

@@ -637,56 +637,68 @@ static int drop_privileges(const char *root)
 	return 0;
 }
 
-static void batch_child(int path, uint64_t seed, const char *root)
+/* The batch's child speaks only through stats: its stdio goes nowhere. */
+static void batch_silence(void)
 {
-	static struct fuzz_vcpu_thread t[NR_VCPUS];
-	struct fuzz_stats *st = &stats[path];
-	struct fuzz_vmm vmm = { .st = st,
-				.exit_expected = path == PATH_EXIT || path == PATH_BPF };
-	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
-	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
-	struct fuzz_mem m = { 0 };
-	struct vmm vm;
-	int i, j, done, null;
-	void *moat;
+	int null = open("/dev/null", O_RDWR);
 
-	setsid();
-	null = open("/dev/null", O_RDWR);
 	dup2(null, 0);
 	dup2(null, 1);
 	dup2(null, 2);
 	if (null > 2)
 		close(null);
-	/*
-	 * A PROT_NONE moat first: the arena, mapped next, lands right below
-	 * it, so a call that runs off the arena's end faults there.
-	 */
-	moat = mmap(NULL, MOAT_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
-		    -1, 0);
-	if (moat == MAP_FAILED || setup_vm(&vm, t, path) ||
-	    fuzz_map_regs(&m, &vmm))
-		_exit(3);
-	m.scratch = vm.arena + ARENA_SIZE - SCRATCH_SIZE;
-	m.guard = vm.arena + ARENA_SIZE;
-	if (m.guard != moat &&
-	    mmap(m.guard, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+}
+
+/*
+ * The VM and its memory: a PROT_NONE moat first, so that the arena, mapped
+ * next, lands right below it and a call that runs off the arena's end
+ * faults there; then the register pages and the scratch area.  0 or -1.
+ */
+static int batch_map(struct vmm *vm, struct fuzz_vcpu_thread *t, int path,
+		     struct fuzz_mem *m, struct fuzz_vmm *vmm)
+{
+	void *moat = mmap(NULL, MOAT_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+
+	if (moat == MAP_FAILED || setup_vm(vm, t, path) || fuzz_map_regs(m, vmm))
+		return -1;
+	m->scratch = vm->arena + ARENA_SIZE - SCRATCH_SIZE;
+	m->guard = vm->arena + ARENA_SIZE;
+	if (m->guard != moat &&
+	    mmap(m->guard, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
 		 MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED)
-		_exit(3);
+		return -1;
+	return 0;
+}
+
+/* Each vCPU's list of calls, drawn from the seed in a fixed order; 0 or -1. */
+static int batch_generate(struct vmm *vm, struct fuzz_vcpu_thread *t, int path,
+			  const struct fuzz_mem *m, struct fuzz_vmm *vmm,
+			  uint64_t *seed)
+{
+	int i, j;
+
 	for (i = 0; i < NR_VCPUS; i++) {
 		size_t sz = sizeof(*t[i].list) + PER_VCPU * sizeof(t[i].list->call[0]);
 
-		t[i].list = vmm_alloc(&vm, sz);
+		t[i].list = vmm_alloc(vm, sz);
 		if (!t[i].list)
-			_exit(3);
-		t[i].vmm = &vmm;
+			return -1;
+		t[i].vmm = vmm;
 		t[i].path = path;
 		for (j = 0; j < PER_VCPU; j++)
-			gen_call(&seed, &m, i * PER_VCPU + j, &t[i].list->call[j],
+			gen_call(seed, m, i * PER_VCPU + j, &t[i].list->call[j],
 				 &t[i].gen[j], path);
 	}
-	open_templates();
-	if (drop_privileges(root))
-		_exit(3);
+	return 0;
+}
+
+/* Signals without SA_RESTART, a 2 ms timer, and one thread per vCPU. */
+static int batch_start(struct fuzz_vcpu_thread *t)
+{
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
+	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
+	int i;
 
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
@@ -695,11 +707,18 @@ static void batch_child(int path, uint64_t seed, const char *root)
 	setitimer(ITIMER_REAL, &it, NULL);
 	for (i = 0; i < NR_VCPUS; i++)
 		if (pthread_create(&t[i].thread, NULL, vcpu_thread, &t[i]))
-			_exit(3);
+			return -1;
+	return 0;
+}
 
-	/* The chaos thread: swap, close and signal until every vCPU is done. */
+/* The chaos thread: swap, close and signal until every vCPU is done. */
+static void batch_chaos(struct fuzz_vcpu_thread *t, struct fuzz_stats *st,
+			uint64_t *seed)
+{
+	int i, done;
+
 	do {
-		uint64_t r = rnd_next(&seed);
+		uint64_t r = rnd_next(seed);
 		int fd = FD_CHAOS_LO + (r >> 8) % FD_CHAOS_N;
 		struct timespec ts = { 0, 200000 };
 		int tid;
@@ -722,6 +741,28 @@ static void batch_child(int path, uint64_t seed, const char *root)
 		for (done = 0, i = 0; i < NR_VCPUS; i++)
 			done += t[i].done;
 	} while (done < NR_VCPUS);
+}
+
+/* One batch, in a child of its own: set up, run, and exit 0 (3: set-up). */
+static void batch_child(int path, uint64_t seed, const char *root)
+{
+	static struct fuzz_vcpu_thread t[NR_VCPUS];
+	struct fuzz_stats *st = &stats[path];
+	struct fuzz_vmm vmm = { .st = st,
+				.exit_expected = path == PATH_EXIT || path == PATH_BPF };
+	struct fuzz_mem m = { 0 };
+	struct vmm vm;
+	int i;
+
+	setsid();
+	batch_silence();
+	if (batch_map(&vm, t, path, &m, &vmm) ||
+	    batch_generate(&vm, t, path, &m, &vmm, &seed))
+		_exit(3);
+	open_templates();
+	if (drop_privileges(root) || batch_start(t))
+		_exit(3);
+	batch_chaos(t, st, &seed);
 	for (i = 0; i < NR_VCPUS; i++)
 		pthread_join(t[i].thread, NULL);
 	atomic_fetch_add(&st->signals, child_signals);

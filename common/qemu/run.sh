@@ -9,7 +9,8 @@
 #   SMP, MEM        guest CPUs (2) and memory (1G)
 #   KVMHC_ENV="A=1 B=2"  exported to the guest's programs (kvmhc.env.*)
 #   ONLY="t1 t2"    run only these tests
-# The TAP stream (ttyS1) is shown live and saved as OUTDIR/tap.log, the
+# The TAP stream (ttyS1) is saved as OUTDIR/tap.log and shown live (less
+# the raw samples of a bench boot: VERBOSE=1 for those), the
 # kernel log (ttyS0) as OUTDIR/console.log.  The verdict comes from
 # tap_summary.py, which also fails the run on kernel splats or a missing
 # end marker (guest crash or hang).
@@ -41,7 +42,15 @@ timeout -s KILL "$TIMEOUT" qemu-system-x86_64 "${accel[@]}" \
 	-append "$cmdline" -display none -monitor none -no-reboot \
 	-serial "file:$console" -serial "file:$tap" &
 qpid=$!
-tail -n +1 -f --pid=$qpid "$tap" &
+# A test boot's TAP is shown as it comes; a bench, profile or programs boot
+# shows only its comments and verdicts, not its raw samples (they are in
+# tap.log, and the report made from them is printed after).  VERBOSE=1
+# shows everything.
+if [ "$mode" = test ] || [ "${VERBOSE:-0}" = 1 ]; then
+	tail -n +1 -f --pid=$qpid "$tap" &
+else
+	tail -n +1 -f --pid=$qpid "$tap" | grep --line-buffered -E '^(#|ok |not ok |Bail out)' &
+fi
 tpid=$!
 wait $qpid
 qrc=$?

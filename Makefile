@@ -41,7 +41,7 @@ MECHS :=
 MECH_OBJS :=
 MECH_LIBS :=
 
-.PHONY: ksft-bins all deps kernel tests initramfs test test-kasan fuzz bench profile report clean \
+.PHONY: ksft-bins check-test-ids facts all deps kernel tests initramfs test test-kasan fuzz bench profile report clean \
 	distclean check-harness check-series
 
 all:
@@ -107,9 +107,30 @@ endif
 initramfs: tests $(GEN_INIT_CPIO)
 	@common/qemu/mkinitramfs.sh $(INITRAMFS) $(GEN_INIT_CPIO) $(TESTS_OUT) $(BENCH_OUT)
 
+# The committed test log REPORT.md cites (the newest of bench/runs/).
+CITED_TAP = $(lastword $(sort $(wildcard bench/runs/*/test-tap.log)))
 check-harness:
 	@common/qemu/selftest/run.sh
 	@bench/report_check.sh
+	@$(MAKE) -s check-test-ids
+
+# The facts' test ids against the table and the committed log (needs the
+# kernel's headers to build build/facts; said so when they are not there).
+check-test-ids:
+	@if [ ! -d $(KHDR) ]; then \
+		echo "test ids: not checked: no kernel headers yet (make kernel)"; \
+	elif [ -z "$(CITED_TAP)" ]; then \
+		echo "test ids: not checked: no committed test log in bench/runs/"; \
+	else \
+		$(MAKE) -s facts && \
+		common/tests/check_test_ids.py $(BUILD)/facts.jsonl $(CITED_TAP) \
+			> $(BUILD)/test-ids.tap; rc=$$?; \
+		grep -v -e '^ok ' -e '^1\.\.' $(BUILD)/test-ids.tap; exit $$rc; \
+	fi
+
+# The mechanisms' facts as records (bench/facts.c), printed on the host.
+facts: $(FACTS)
+	@$(FACTS) > $(BUILD)/facts.jsonl.tmp && mv $(BUILD)/facts.jsonl.tmp $(BUILD)/facts.jsonl
 
 # checkpatch and build-at-every-patch for every series (after `make kernel`).
 check-series:
@@ -120,8 +141,8 @@ test:
 	@$(MAKE) -s kernel
 	@$(MAKE) -s check-harness
 	@$(MAKE) -s check-series
-	@$(MAKE) -s initramfs
-	@$(RUN_TESTS) $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
+	@$(MAKE) -s initramfs facts
+	@TEST_IDS_FACTS=$(BUILD)/facts.jsonl $(RUN_TESTS) $(BZIMAGE) $(INITRAMFS) $(RUNS)/test test
 
 # Boot a kernel with the test initramfs and judge the run; FUZZ_* on the
 # make command line reach the fuzzer, with per-test timeouts to match.
@@ -164,9 +185,10 @@ bench:
 
 # REPORT.md (also the end of `make`): the decision a reviewer has to make,
 # from bench/results (make bench) and the last make test's TAP log.
-report:
+report: facts
 	@python3 bench/decision_report.py --results bench/results \
-		--tests $(RUNS)/test/tap.log --top $(TOP) --out $(TOP)/REPORT.md
+		--tests $(RUNS)/test/tap.log --facts $(BUILD)/facts.jsonl \
+		--top $(TOP) --out $(TOP)/REPORT.md
 
 # Where the cost goes (also the end of `make bench`): event counts and the
 # sampled kernel path per op, bench/results/latest-profile.*.
@@ -177,7 +199,8 @@ profile:
 	@bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 
 clean:
-	rm -rf $(OBJ) $(TESTS_OUT) $(BENCH_OUT) $(KSFT_OUT) $(BPF_OUT) $(INITRAMFS) $(RUNS)
+	rm -rf $(OBJ) $(TESTS_OUT) $(BENCH_OUT) $(KSFT_OUT) $(BPF_OUT) $(INITRAMFS) $(RUNS) \
+		$(FACTS) $(BUILD)/facts.jsonl $(BUILD)/test-ids.tap
 
 distclean:
 	rm -rf $(BUILD)

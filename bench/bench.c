@@ -9,9 +9,11 @@
  * round (A B C D, B C D A, ...) so that drift in the host's load spreads
  * over all of them.  A mechanism's enter/leave hooks bracket its samples
  * in each round (bpf's program is attached only then, hc-queue's thread
- * spins only then).  Prints one MECH line per mechanism and the raw
- * samples as CSV between markers; the host side (report.py) computes
- * medians, percentiles and ratios.
+ * spins only then).  Prints records (common/workload/record.h): one "mech"
+ * per mechanism, a "skip" for one that does not run, and one "sample" per
+ * mechanism, op and round (ns_per_op, or insns_per_op in a -d boot, where
+ * guest time counts instructions), held until the last round; the host side (report.py, through
+ * common/py/guestlog.py) computes medians, percentiles and ratios.
  *
  *   run [-r ROUNDS] [-i ITERS] [-s UDP_RR_BYTES] [-m MECHS] [-d]
  * -d: a deterministic (-icount) boot: the mechanisms whose figure means
@@ -24,11 +26,15 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 
+#include "record.h"
 #include "workload.h"
 
 #define FILE_PATH "/tmp/bench.dat"
+#define TOOL "bench"
+
+/* A -d boot: guest time is instructions (QEMU -icount shift=0). */
+static bool deterministic;
 
 static double now_ns(void)
 {
@@ -36,6 +42,54 @@ static double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/*
+ * The samples are held until the last round and printed then.  A record
+ * written while the bench runs keeps the serial port's transmit interrupt
+ * busy (ttyS1 runs at 9600 baud: a character is a million guest
+ * instructions under -icount) through the samples that follow, so the
+ * figures would depend on how long the records are.
+ */
+struct held {
+	const char *mech;
+	int op, round;
+	bool server;		/* the echo server's CPU time, not the op's */
+	double per_op;
+};
+static struct held *held;
+static size_t nheld, held_max;
+
+static void hold(const char *mech, int op, int round, bool server, double per_op)
+{
+	if (nheld == held_max) {
+		size_t n = held_max ? 2 * held_max : 1024;
+		struct held *h = realloc(held, n * sizeof(*h));
+
+		if (!h) {
+			wl_rec_note(TOOL, "out of memory: a sample dropped");
+			return;
+		}
+		held = h;
+		held_max = n;
+	}
+	held[nheld++] = (struct held){ mech, op, round, server, per_op };
+}
+
+static void print_held(void)
+{
+	const char *unit = deterministic ? "insns_per_op" : "ns_per_op";
+	struct wl_rec r;
+	size_t i;
+
+	for (i = 0; i < nheld; i++) {
+		wl_rec_begin(&r, held[i].server ? "server_sample" : "sample");
+		wl_rec_str(&r, "mech", held[i].mech);
+		wl_rec_str(&r, "op", wl_op_names[held[i].op]);
+		wl_rec_int(&r, "round", held[i].round);
+		wl_rec_num(&r, unit, held[i].per_op, 1);
+		wl_rec_end(&r);
+	}
 }
 
 /* One round of one mechanism: every op, one sample each; 0 if all ran. */
@@ -46,7 +100,8 @@ static int sample(struct wl_inst *w, int round, long iters)
 	char err[160];
 
 	if (wl_enter(w)) {
-		printf("# bench: %s: enter: %s\n", m->name, strerror(errno));
+		snprintf(err, sizeof(err), "enter: %s", strerror(errno));
+		wl_rec_skip(TOOL, m->name, NULL, "failed", err);
 		return 1;
 	}
 	for (op = 0; op < NR_BENCH_OPS; op++) {
@@ -62,20 +117,18 @@ static int sample(struct wl_inst *w, int round, long iters)
 		}
 		t0 = now_ns();
 		if (wl_run(w, op, iters, err, sizeof(err))) {
-			printf("# bench: %s %s: %s\n", m->name, wl_op_names[op], err);
+			wl_rec_skip(TOOL, m->name, wl_op_names[op], "failed", err);
 			failed = 1;
 			continue;
 		}
 		t1 = now_ns();
 		if (round < 0)
 			continue;
-		printf("%s,%s,%d,%.1f\n", m->name, wl_op_names[op], round,
-		       (t1 - t0) / iters);
+		hold(m->name, op, round, false, (t1 - t0) / iters);
 		/* The echo server's own CPU time per transaction, apart. */
 		s1 = wl_op_is_udp(op) ? wl_udp_server_ns() : -1;
 		if (s0 >= 0 && s1 >= 0 && wl_op_is_udp(op))
-			printf("SERVER,%s,%s,%d,%.1f\n", m->name, wl_op_names[op], round,
-			       (double)(s1 - s0) / iters);
+			hold(m->name, op, round, true, (double)(s1 - s0) / iters);
 	}
 	wl_leave(w);
 	return failed;
@@ -85,12 +138,11 @@ int main(int argc, char **argv)
 {
 	struct wl_inst *vms = calloc(wl_nr_mechs, sizeof(*vms));
 	int *avail = calloc(wl_nr_mechs, sizeof(*avail));
-	int rounds = 15, opt, r, k, i, failed = 0;
+	int rounds = 15, opt, r, k, failed = 0;
 	unsigned int rr_size = 1;
-	bool deterministic = false;
 	long iters = 200;
-	struct utsname u;
 	const char *what, *only = NULL;
+	struct wl_rec rec;
 	char why[256];
 
 	while ((opt = getopt(argc, argv, "r:i:ds:m:")) != -1) {
@@ -106,46 +158,39 @@ int main(int argc, char **argv)
 			deterministic = true;	/* an -icount boot */
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	uname(&u);
-	printf("# bench: guest kernel %s, %d rounds x %ld iterations per sample\n",
-	       u.release, rounds, iters);
+	wl_rec_run(&rec, TOOL);
+	wl_rec_int(&rec, "rounds", rounds);
+	wl_rec_int(&rec, "iters_per_sample", iters);
+	wl_rec_bool(&rec, "deterministic", deterministic);
+	wl_rec_str(&rec, "unit", deterministic ? "insns" : "ns");
+	wl_rec_end(&rec);
 	if (!vms || !avail || wl_make_file(FILE_PATH)) {
-		printf("# bench: %s: %s\n", FILE_PATH, strerror(errno));
+		wl_rec_note(TOOL, "%s: %s", FILE_PATH, strerror(errno));
 		return 1;
 	}
 	if (wl_udp_start(rr_size, &what))
-		printf("# bench: udp-rr not run: %s: %s\n", what, strerror(errno));
+		wl_rec_note(TOOL, "udp-rr not run: %s: %s", what, strerror(errno));
 	else
-		printf("# bench: udp-rr: %u-byte request and reply (udp-rr-1K: 1024), echo server on %s\n",
-		       wl_udp.size, wl_udp.note);
-	for (i = 0; i < NR_WL_PROPS; i++)
-		printf("PROP\t%d\t%s\n", i, wl_prop_titles[i]);
+		wl_rec_note(TOOL, "udp-rr: %u-byte request and reply (udp-rr-1K: 1024), echo server on %s",
+			    wl_udp.size, wl_udp.note);
 	for (k = 0; k < wl_nr_mechs; k++) {
 		const struct wl_mech *m = wl_mechs[k];
 
 		if (!wl_mech_in_list(only, m->name))
 			continue;
-		/* name|vm|icount-na reason: what the report needs of the list */
-		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "",
-		       m->summary);
-		/* Its facts, for REPORT.md's matrix (tabs: a test holds a |). */
-		for (i = 0; i < NR_WL_PROPS; i++)
-			printf("FACT\t%s\t%d\t%s\t%s\t%s\n", m->name, i,
-			       m->facts[i].answer ?: "", m->facts[i].test ?: "",
-			       m->facts[i].design ?: "");
+		wl_rec_mech(TOOL, m);
 		if (deterministic && m->icount_na) {
 			/* Its figure would mean nothing, and spinning is slow here. */
-			printf("# bench: %s not run under -icount: %s\n", m->name,
-			       m->icount_na);
+			wl_rec_skip(TOOL, m->name, NULL, "n/a", m->icount_na);
 			continue;
 		}
 		/* Idle: sample() enters and leaves around each round. */
 		switch (wl_open(&vms[k], m, FILE_PATH, WL_OPEN_IDLE, why, sizeof(why))) {
 		case WL_MISSING:
-			printf("# bench: %s skipped: %s\n", m->name, why);
+			wl_rec_skip(TOOL, m->name, NULL, "missing", why);
 			continue;
 		case WL_FAILED:
-			printf("# bench: %s: %s\n", m->name, why);
+			wl_rec_skip(TOOL, m->name, NULL, "failed", why);
 			return 1;
 		}
 		avail[k] = 1;
@@ -154,7 +199,6 @@ int main(int argc, char **argv)
 			return 1;
 	}
 
-	printf("BEGIN-CSV\nmech,op,round,ns_per_op\n");
 	for (r = 0; r < rounds; r++) {
 		for (k = 0; k < wl_nr_mechs; k++) {
 			int mech = (r + k) % wl_nr_mechs;
@@ -164,7 +208,7 @@ int main(int argc, char **argv)
 		}
 		fprintf(stderr, "# progress: round %d/%d\n", r + 1, rounds);
 	}
-	printf("END-CSV\n");
+	print_held();
 	for (k = 0; k < wl_nr_mechs; k++)
 		if (avail[k])
 			wl_close(&vms[k]);

@@ -17,3 +17,10 @@ $(BENCH_OUT)/programs: $(OBJ)/bench/programs.o $(OBJ)/common/sandbox/testdata.o 
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(BENCH_OUT)/programs
+
+# The mechanisms' facts, printed on the host (bench/facts.c): no boot, no
+# hook called, /dev/kvm never opened.  Read by make report and
+# common/tests/check_test_ids.py.
+FACTS := $(BUILD)/facts
+$(FACTS): $(OBJ)/bench/facts.o $$(WORKLOAD_OBJS)
+	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)

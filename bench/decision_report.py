@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """REPORT.md: the decision a reviewer has to make, generated from what ran.
 
-usage: decision_report.py [--results DIR] [--tests TAP] [--top DIR] [--out FILE]
+usage: decision_report.py [--results DIR] [--tests TAP] [--facts FILE] [--top DIR]
+                          [--out FILE]
 
 Inputs, every one optional (what is missing is said, never filled in):
   DIR/latest.json           the workload bench (bench/report.py): medians,
-                            each mechanism's facts, what ran
+                            what ran (result files: common/py/results.py)
+  FILE                      the mechanisms' facts, printed on the host by
+                            build/facts (bench/facts.c), no boot needed
   DIR/latest-profile.csv    the profile's event counts (bench/profile_report.py)
   DIR/latest-programs.json  unmodified programs (bench/programs_report.py)
   TAP                       the last `make test`'s TAP log (build/runs/test/tap.log)
@@ -19,11 +22,16 @@ conclusion about the register ABI's goal.
 """
 import argparse
 import csv
-import json
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common', 'py'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common', 'tests'))
+import check_test_ids  # noqa: E402
+import guestlog  # noqa: E402
+import results  # noqa: E402
 
 BASE, HC, HC_REGS = 'native', 'hypercall', 'hypercall-regs'
 NEAR = 0.10         # "within 10%": the threshold of every comparison below
@@ -32,12 +40,18 @@ GOAL = 1.2          # issue #15: the register form above its floor / native
 
 # ---------------------------------------------------------------- inputs
 
-def load_json(path):
+def load_facts(path):
+    """The facts build/facts printed: (property titles, {mech: [fact per
+    property]}, mechanisms in order), or None."""
     try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
+        boot = guestlog.read_boot(path, 'facts')
+    except (OSError, guestlog.LogError):
         return None
+    props = [p['title'] for p in sorted(boot.by_type['prop'], key=lambda p: p['index'])]
+    facts = {}
+    for f in boot.by_type['fact']:
+        facts.setdefault(f['mech'], [None] * len(props))[f['prop']] = f
+    return props, facts, [m['name'] for m in boot.mechs]
 
 
 def load_profile(path):
@@ -52,51 +66,9 @@ def load_profile(path):
     return counts
 
 
-def load_tap(path):
-    """{program: {'status': ok|FAILED|skipped, 'results': [(status, desc)]}}"""
-    progs, cur = {}, None
-    try:
-        lines = open(path, errors='replace').read().splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        m = re.match(r'# running (\S+)', line)
-        if m:
-            cur = progs.setdefault(m.group(1), {'status': 'not run', 'results': []})
-            continue
-        m = re.match(r'    (not ok|ok) \d+ (.*)', line)
-        if m and cur is not None:
-            desc = m.group(2)
-            st = 'skipped' if re.search(r'#\s*SKIP', desc) else (
-                'ok' if m.group(1) == 'ok' else 'FAILED')
-            cur['results'].append((st, desc))
-            continue
-        m = re.match(r'(not ok|ok) \d+ (\S+)', line)
-        if m and m.group(2) in progs:
-            progs[m.group(2)]['status'] = 'ok' if m.group(1) == 'ok' else 'FAILED'
-    return progs
-
-
-def test_status(tap, ref, mech):
-    """What the TAP log says of a fact's test, 'program|description start'."""
-    prog, _, start = ref.partition('|')
-    start = start.replace('%m', mech)
-    if tap is None or prog not in tap:
-        return 'not run'
-    found = [st for st, desc in tap[prog]['results'] if desc.startswith(start)]
-    if not found:
-        return 'not run'
-    for st in ('FAILED', 'skipped'):
-        if st in found:
-            return st
-    return 'ok'
-
-
 # ---------------------------------------------------------------- 1. performance
 
-def median(js, run, mech, op):
-    v = (js or {}).get('summary', {}).get(run, {}).get(f'{mech}/{op}')
-    return v['median_ns'] if v else None
+median = results.median
 
 
 def ratio_cells(js, run, mechs, ops):
@@ -122,7 +94,7 @@ def performance(js, profile, programs):
         return md + ['Not run: no bench/results/latest.json (`make bench`).', '']
     mechs = [m['name'] for m in js['mechanisms']]
     na = {m['name']: m['icount_na'] for m in js['mechanisms'] if m['icount_na']}
-    runs = [r for r in ('wall', 'icount1') if r in js.get('summary', {})]
+    runs = [r for r in ('wall', 'icount1') if r in js['runs']]
     ops = ['getppid', 'mixed', 'udp-rr']
     for run in runs:
         icount = run != 'wall'
@@ -130,13 +102,12 @@ def performance(js, profile, programs):
                '| mechanism | ' + ' | '.join(f'{op} / {BASE} | {op} / {HC}' for op in ops) +
                ' | getppid above its floor / native getppid |',
                '|---|' + '---|' * (2 * len(ops) + 1)]
-        floor = js.get('above_floor_ns', {}).get(run, {})
         nat = median(js, run, BASE, 'getppid')
         for m, cells in zip(mechs, ratio_cells(js, run, mechs, ops)):
             if icount and m in na:
                 md.append(f'| {m} | n/a: {na[m]} |' + ' |' * (2 * len(ops)))
                 continue
-            f = floor.get(f'{m}/getppid')
+            f = results.above_floor(js, run, m, 'getppid')
             fc = f'{f / nat:.2f}' if f is not None and nat else '-'
             md.append(f'| {m} | ' + ' | '.join(cells) + f' | {fc} |')
         md += ['', f'Each cell: this mechanism\'s median time per operation over {BASE}\'s, '
@@ -155,7 +126,7 @@ def performance(js, profile, programs):
                     continue
                 cells = []
                 for p in progs:
-                    r = data['ratios'].get(f'{m}|{p}')
+                    r = data['ratios'].get(m, {}).get(p)
                     cells.append('-' if not r else
                                  f'{r["native"]:.2f} / {r["hypercall"]:.2f}' if r['hypercall']
                                  else f'{r["native"]:.2f} / -')
@@ -305,12 +276,15 @@ def intrusiveness(top):
 
 # ---------------------------------------------------------------- 3. semantics
 
-def semantics(js, tap, tap_path, tap_name):
+def semantics(facts, tap, tap_name, ids_path):
+    """The matrix, the mechanisms with a fact without source, and each
+    cell's status (ok, FAILED, skipped, not run, or design)."""
     md = ['## 3. Semantics', '']
-    unsourced = []
-    if not js or not js.get('props'):
-        return md + ['Not run: no facts in bench/results/latest.json (`make bench`).', ''], []
-    props = js['props']
+    unsourced, statuses = [], []
+    if not facts:
+        return md + ['Not run: no facts (build/facts, `make report` builds it).', ''], [], []
+    props, by_mech, mechs = facts
+    ids = check_test_ids.load_table(ids_path)
     notes, index = [], {}
 
     def note(text):
@@ -320,34 +294,31 @@ def semantics(js, tap, tap_path, tap_name):
         return index[text]
 
     md += ['| mechanism | ' + ' | '.join(props) + ' |', '|---|' + '---|' * len(props)]
-    for m in js['mechanisms']:
+    for m in mechs:
         cells = []
-        for i, f in enumerate(m.get('facts') or [None] * len(props)):
+        for i, f in enumerate(by_mech.get(m) or [None] * len(props)):
             if not f or not f.get('answer') or not (f.get('test') or f.get('design')):
                 cells.append('**no source**')
-                unsourced.append(f'{m["name"]}: {props[i]}')
+                unsourced.append(f'{m}: {props[i]}')
                 continue
             if f.get('test'):
-                st = test_status(tap, f['test'], m['name'])
-                semantics.statuses.append(st)
-                prog, _, start = f['test'].partition('|')
-                n = note(f'tested: {prog}, "{start.replace("%m", m["name"])}..."')
+                st = check_test_ids.status(tap, ids, f['test'], m)
+                statuses.append(st)
+                prog, start = ids.get(f['test'], ('?', '?'))
+                n = note(f'tested: {prog}, "{start.replace("%m", m)}..." ({f["test"]})')
                 mark = '' if st == 'ok' else f' **{st}**'
                 cells.append(f'{f["answer"]} [{n}]{mark}')
             else:
-                semantics.statuses.append('design')
+                statuses.append('design')
                 n = note(f'by design: {f["design"]}')
                 cells.append(f'{f["answer"]} [{n}]')
-        md.append(f'| {m["name"]} | ' + ' | '.join(cells) + ' |')
+        md.append(f'| {m} | ' + ' | '.join(cells) + ' |')
     src = (f'`{tap_name}`'
            if tap is not None else 'no test log (`make test` has not run): every tested cell says not run')
     md += ['', f'Test results from {src}.  A cell marked **FAILED**, **skipped** or **not run** '
            'is not backed by a passing test in that log.', '']
     md += [f'{i + 1}. {t}' for i, t in enumerate(notes)] + ['']
-    return md, unsourced
-
-
-semantics.statuses = []
+    return md, unsourced, statuses
 
 
 # ---------------------------------------------------------------- 4. conclusions
@@ -364,11 +335,10 @@ def conclusions(js, programs, cells):
            f'and issue #15\'s {GOAL}x); a statement whose inputs did not run is left out.', '']
     if not js:
         return out + ['- nothing: the bench did not run.', '']
-    ic = 'icount1' if 'icount1' in js.get('summary', {}) else None
-    floor = js.get('above_floor_ns', {}).get(ic or '', {})
+    ic = 'icount1' if 'icount1' in js['runs'] else None
     nat = median(js, ic, BASE, 'getppid') if ic else None
     for m in (HC_REGS, HC):
-        f = floor.get(f'{m}/getppid')
+        f = results.above_floor(js, ic, m, 'getppid') if ic else None
         if f is not None and nat:
             r = f / nat
             out.append(f'- Path length: above its own bare hypercall, a getppid through {m} costs '
@@ -390,16 +360,15 @@ def conclusions(js, programs, cells):
                        f'hypercall\'s: ' + '; '.join(parts) + '.')
     if programs and programs.get('runs'):
         for run, data in programs['runs'].items():
-            rs = {k: v for k, v in data['ratios'].items() if k.startswith(f'{HC}|')}
+            rs = data['ratios'].get(HC, {})
             if not rs:
                 continue
-            near = sorted(k.split('|', 1)[1] for k, v in rs.items()
-                          if abs(v['native'] - 1) <= NEAR)
+            near = sorted(p for p, v in rs.items() if abs(v['native'] - 1) <= NEAR)
             far = max(rs.items(), key=lambda kv: kv[1]['native'])
             out.append(f'- Unmodified programs ({"path length" if run != "wall" else "wall clock"}): '
                        f'under the hypercall, {", ".join(near) or "no program"} '
                        f'{"are" if len(near) > 1 else "is"} within {int(NEAR * 100)}% of native; '
-                       f'the most call-bound, {far[0].split("|", 1)[1]}, costs '
+                       f'the most call-bound, {far[0]}, costs '
                        f'{far[1]["native"]:.2f}x native.  '
                        f'{data["identical"]} of {data["runs"]} runs gave identical output.')
     if cells:
@@ -420,13 +389,16 @@ def main():
     top = os.path.dirname(here)
     ap.add_argument('--results', default=os.path.join(here, 'results'))
     ap.add_argument('--tests', default=os.path.join(top, 'build', 'runs', 'test', 'tap.log'))
+    ap.add_argument('--facts', default=os.path.join(top, 'build', 'facts.jsonl'))
+    ap.add_argument('--ids', default=check_test_ids.TABLE)
     ap.add_argument('--top', default=top)
     ap.add_argument('--out', default=os.path.join(top, 'REPORT.md'))
     a = ap.parse_args()
-    js = load_json(os.path.join(a.results, 'latest.json'))
+    js = results.load(os.path.join(a.results, 'latest.json'), 'bench')
     profile = load_profile(os.path.join(a.results, 'latest-profile.csv'))
-    programs = load_json(os.path.join(a.results, 'latest-programs.json'))
-    tap = load_tap(a.tests)
+    programs = results.load(os.path.join(a.results, 'latest-programs.json'), 'programs')
+    facts = load_facts(a.facts)
+    tap = guestlog.tap_programs(a.tests)
     try:
         commit = subprocess.run(['git', '-C', a.top, 'rev-parse', '--short', 'HEAD'],
                                 capture_output=True, text=True).stdout.strip()
@@ -449,9 +421,9 @@ def main():
            'VT-x/AMD-V host (`ACCEL=kvm make bench`) gives times worth quoting.', '']
     md += performance(js, profile, programs)
     md += intrusiveness(a.top)
-    sem, unsourced = semantics(js, tap, a.tests, rel)
+    sem, unsourced, statuses = semantics(facts, tap, rel, a.ids)
     md += sem
-    md += conclusions(js, programs, semantics.statuses)
+    md += conclusions(js, programs, statuses)
     open(a.out, 'w').write('\n'.join(md) + '\n')
     print(f'report: {a.out}' + (f' ({len(unsourced)} facts with no source)' if unsourced else ''))
     for u in unsourced:

@@ -18,12 +18,17 @@
  * code is counted where they come back on: KVM's entry and exit around
  * VMRUN runs with them off and re-enables them flagged as handling an
  * interrupt from the guest, so it is counted with the guest.
- * Kernel functions are put in buckets by name (buckets[]); the first
- * matching bucket wins.  A bucket's figure is its share of the samples
- * times the op's unprofiled path length, measured in the same boot (the
- * sampling interrupt's own work is not sampled, so it does not bias the
- * shares).  Each figure is per op: a job of ITERS iterations minus an
- * empty job.  Prints CSV for bench/profile_report.py.
+ * The guest reports samples per kernel function; the host puts them in
+ * buckets by name (bench/profile_report.py, BUCKETS), the first matching
+ * bucket winning.  A sample stands for insns_per_sample instructions: the
+ * op's unprofiled path length, measured in the same boot, over the samples
+ * of one op (the sampling interrupt's own work is not sampled, so it does
+ * not bias the shares).  Each figure is per op: a job of ITERS iterations
+ * minus an empty job.  Prints records (common/workload/record.h) for
+ * bench/profile_report.py: "counter" (what each count is), "mech", "skip",
+ * "count" (-c), and for -p per mechanism and op a "path", a "where" per
+ * place that is not a kernel function, and a "symbol" per kernel function
+ * whose samples differ (and per function of named[], always).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,98 +43,22 @@
 #include <linux/perf_event.h>
 
 #include "counters.h"
+#include "record.h"
 
 #define FILE_PATH	"/tmp/profile.dat"
+#define TOOL		"profile"
 #define PERIOD_NS	10000
 #define RING_PAGES	512		/* 2 MiB of samples per CPU */
 #define MAX_CPUS	8
-#define TOP		12
 /* Work per sampled chunk: 1.5M instructions, ~100 samples. */
 #define SAMPLE_INSNS	1500000.0
 
 static const int ops[] = { OP_BARE, OP_NULL, OP_MIXED };
 
 /*
- * Kernel functions by name, first match wins: exact names, or prefixes
- * ending in '*'.  Where a name says little (copy_*, fput...), it goes with
- * what most of the workload's syscalls do with it: the syscall body.
+ * The functions the posting's perf trace named: a "symbol" record each
+ * whatever its samples, so that the host tells 0 from not in this kernel.
  */
-struct bucket {
-	const char *name;
-	const char *match[80];
-};
-
-static const struct bucket buckets[] = {
-	{ "VM entry and exit", { "svm_vcpu_run", "svm_vcpu_enter_exit", "__svm_vcpu_run",
-		"vmx_vcpu_run", "vmx_vcpu_enter_exit", "__vmx_vcpu_run",
-		"svm_prepare_switch_to_guest", "vmx_prepare_switch_to_guest",
-		"svm_prepare_host_switch", "svm_vcpu_load", "svm_vcpu_put", "vcpu_load",
-		"vcpu_put", "kvm_arch_vcpu_load", "kvm_arch_vcpu_put", "fpu_swap_kvm_fpstate",
-		"kvm_load_guest_fpu", "kvm_put_guest_fpu", "kvm_load_host_xsave_state",
-		"kvm_load_guest_xsave_state", "save_fpregs_to_fpstate", "restore_fpregs_from_fpstate",
-		"os_xsave", "os_xrstor*", "xsave*", "xrstor*", "vcpu_enter_guest", NULL } },
-	{ "seccomp", { "seccomp*", "__secure_computing*", "__seccomp*", "populate_seccomp_data",
-		"bpf_prog_run*", NULL } },
-	/*
-	 * JIT-compiled code lies past the kernel image, so its nearest symbol
-	 * is the image's last: the BPF verdict program and its trampoline, and
-	 * the seccomp filters (classic BPF, JIT-compiled too).
-	 */
-	{ "BPF programs (verdict, or JIT seccomp filter)", { "bpf_*", "__bpf_*",
-		"kvm_hc_host_syscall_bpf", "_einittext", "_etext", NULL } },
-	{ "process_vm_exec", { "*process_vm_exec*", "pvm_*",
-		"x86_gsbase*", "x86_fsbase*", "do_arch_prctl_64", "__ptrace_may_access",
-		"mm_access", NULL } },
-	{ "ptrace", { "ptrace*", "__x64_sys_ptrace", "__x64_sys_wait4", "do_wait*",
-		"wait_consider_task", "wait_task*", "kernel_wait4", "arch_ptrace",
-		"do_notify_parent_cldstop", "genregs_*", "getreg", "putreg", "*regset*",
-		"__ptrace*", NULL } },
-	{ "signals", { "*signal*", "setup_rt_frame", "x64_setup_rt_frame", "restore_sigcontext",
-		"__x64_sys_rt_sigreturn", "copy_fpstate_to_sigframe", "fpu__restore_sig", "__fpu_restore_sig*",
-		"__fpu_restore_sig", "get_sigframe", "force_sig*", "send_sig*", "__send_signal*",
-		"complete_signal", "dequeue_signal", "collect_signal", "copy_siginfo*", NULL } },
-	{ "futex and wake-ups", { "futex*", "__futex*", "get_futex_key", "gup_fast*",
-		"get_user_pages*", "try_to_wake_up",
-		"ttwu*", "wake_up*", "__wake_up*", "autoremove_wake_function", NULL } },
-	{ "scheduler and context switch", { "__schedule", "schedule*", "finish_task_switch*",
-		"__switch_to*", "switch_mm*", "pick_next*", "dequeue_*", "enqueue_*", "update_curr*",
-		"put_prev*", "set_next*", "check_preempt*", "resched_curr", "select_task_rq*",
-		"update_load*", "update_cfs*", "__update_load*", "reweight*", "sched_*",
-		"psi_*", "load_new_mm_cr3", "native_write_cr3", "cpuacct*", "rcu_note*", NULL } },
-	{ "the hypercall's runner", { "kvm_pv_host_syscall*", "kvm_host_syscall*",
-		"kvm_hc_*", NULL } },
-	{ "KVM exit handling", { "kvm*", "__kvm*", "svm_*", "vmx_*", "nested_*", "x86_emulate*",
-		"x86_decode*", "em_*", "emulator_*", "decode_*", "complete_*pio*", "kernel_pio",
-		"pio_*", "handle_exit", "io_interception", "vmmcall_interception",
-		"kvm_emulate*", "init_emulate_ctxt", "writeback", "x86_*insn*", "__x86_*insn*",
-		"paging64_*", "mmu_*", "__get_user*", "copy_from_user*", "_copy_from_user",
-		"kvm_read_guest*", "*memslot*", "*gfn_to_*", "__gfn*", "trace_kvm*", "hva_*",
-		"*_interception", NULL } },
-	{ "VMM's syscalls (ioctl / poll)", { "__x64_sys_ioctl", "__x64_sys_poll", "do_sys_poll",
-		"do_poll*", "seccomp_notify*", "__fdget", "__fget*", "fdget*", "security_file_ioctl",
-		NULL } },
-	{ "syscall entry and exit", { "entry_SYSCALL*", "do_syscall_64", "x64_sys_call",
-		"syscall_*", "exit_to_user_mode*", "arch_exit_to_user_mode*",
-		"syscall_exit_to_user_mode*", "fpregs_restore_userregs", "switch_fpu_return",
-		"__rseq_handle_notify_resume", "rseq*", "irqentry*", "error_entry", NULL } },
-	{ "syscall body", { "__x64_sys_*", "ksys_*", "vfs_*", "pipe_*", "anon_pipe*", "filemap_*",
-		"copy_page_*", "_copy_to_iter", "copy_to_user*", "rep_movs_alternative",
-		"__task_pid_nr_ns", "do_sys_*", "do_filp_open", "path_*", "link_path_walk",
-		"walk_component", "lookup_*", "d_*", "__d_*", "dput", "mntput*", "open_last_lookups",
-		"do_open", "do_dentry_open", "alloc_fd", "fd_install", "file_close_fd*", "filp_close",
-		"fput*", "__fput*", "task_work_run", "getname*", "putname", "kmem_cache_*",
-		"kfree", "__kmalloc*", "inode_*", "generic_*", "security_*", "shmem_*", "touch_atime",
-		"atime_needs_update", "cp_new_stat", "vfs_fstat", "__do_sys_*", "fsnotify*",
-		"__fsnotify*", "rw_verify_area", "strncpy_from_user", "memcpy*", "memset*",
-		"alloc_empty_file", "init_file", "file_*", "__alloc_file", "fdget_pos",
-		"mutex_*", "__mutex*", "_raw_spin*", "rcu_read*", "__rcu_read*", "xas_*", NULL } },
-	{ "interrupts and timers", { "*irq*", "*hrtimer*", "tick_*", "__sysvec*", "sysvec*",
-		"timekeeping*", "update_process_times", "scheduler_tick", "account_*", "native_apic*",
-		"lapic_*", "clockevents*", NULL } },
-};
-#define NR_BUCKETS	(sizeof(buckets) / sizeof(buckets[0]))
-
-/* The functions the posting's perf trace named: their own rows. */
 static const char *const named[] = {
 	"svm_prepare_switch_to_guest", "vmx_prepare_switch_to_guest",
 	"fpu_swap_kvm_fpstate", "vcpu_put", "syscall_exit_to_user_mode",
@@ -138,6 +67,10 @@ static const char *const named[] = {
 
 /* Not a kernel function: the first two columns of every table. */
 enum { W_USER, W_GUEST, W_OTHER_KERNEL, NR_WHERE };
+/* Their keys in "where" records (W_OTHER_KERNEL: a kernel IP with no symbol). */
+static const char *const where_keys[NR_WHERE] = {
+	[W_USER] = "user", [W_GUEST] = "guest", [W_OTHER_KERNEL] = "kernel-no-symbol",
+};
 
 struct sym {
 	unsigned long addr;
@@ -198,33 +131,6 @@ static long sym_index(unsigned long ip)
 	return nsyms && syms[lo].addr <= ip ? (long)lo : -1;
 }
 
-static bool name_matches(const char *pat, const char *name)
-{
-	size_t n = strlen(pat);
-
-	if (pat[0] == '*' && pat[n - 1] == '*') {
-		char mid[64];
-
-		snprintf(mid, sizeof(mid), "%.*s", (int)(n - 2), pat + 1);
-		return strstr(name, mid) != NULL;
-	}
-	if (pat[n - 1] == '*')
-		return !strncmp(pat, name, n - 1);
-	return !strcmp(pat, name);
-}
-
-/* NR_WHERE + bucket, or W_OTHER_KERNEL. */
-static int classify(const char *name)
-{
-	unsigned int b, i;
-
-	for (b = 0; b < NR_BUCKETS; b++)
-		for (i = 0; buckets[b].match[i]; i++)
-			if (name_matches(buckets[b].match[i], name))
-				return NR_WHERE + b;
-	return W_OTHER_KERNEL;
-}
-
 struct sampler {
 	int fd[MAX_CPUS];
 	struct perf_event_mmap_page *ring[MAX_CPUS];
@@ -233,7 +139,7 @@ struct sampler {
 };
 
 struct tally {
-	uint64_t where[NR_WHERE + NR_BUCKETS];
+	uint64_t where[NR_WHERE];
 	uint64_t *per_sym;	/* nsyms counters */
 	uint64_t samples;
 };
@@ -307,12 +213,10 @@ static void sampler_drain(struct sampler *s, struct tally *t)
 			default: {
 				long k = sym_index(*(uint64_t *)(rec + sizeof(h)));
 
-				if (k < 0) {
+				if (k < 0)
 					t->where[W_OTHER_KERNEL]++;
-				} else {
+				else
 					t->per_sym[k]++;
-					t->where[classify(syms[k].name)]++;
-				}
 			}
 			}
 		}
@@ -391,17 +295,6 @@ static int sample_jobs(struct wl_inst *w, int op, long n, struct tally *t,
 	return 0;
 }
 
-static const char *where_name(int k)
-{
-	static const char *const names[NR_WHERE] = {
-		[W_USER] = "user mode (VMM / stub / the code)",
-		[W_GUEST] = "guest and KVM's interrupts-off world switch",
-		[W_OTHER_KERNEL] = "other kernel",
-	};
-
-	return k < NR_WHERE ? names[k] : buckets[k - NR_WHERE].name;
-}
-
 /* Samples of symbol k in the measured job beyond the empty one. */
 static long sym_delta(const struct tally *t0, const struct tally *t1, size_t k)
 {
@@ -426,57 +319,67 @@ static int measure_total(struct wl_inst *w, int op, long iters, double *total,
 	return 0;
 }
 
-/* Judge: the TOP symbols with the most samples, most first (-1: none). */
-static void find_top(const struct tally *t0, const struct tally *t1, long top[TOP])
+/* k: the symbol's rank in address order, which breaks ties in the top list. */
+static void emit_symbol(const char *m, const char *o, const char *name, long k,
+			long samples, bool is_named)
 {
-	size_t k;
-	int i, j;
+	struct wl_rec r;
 
-	for (i = 0; i < TOP; i++)
-		top[i] = -1;
-	for (k = 0; k < nsyms; k++) {
-		long d = sym_delta(t0, t1, k);
-
-		for (i = 0; i < TOP; i++) {
-			long c = top[i] < 0 ? -1 : sym_delta(t0, t1, top[i]);
-
-			if (d > c && d > 0) {
-				for (j = TOP - 1; j > i; j--)
-					top[j] = top[j - 1];
-				top[i] = k;
-				break;
-			}
-		}
-	}
+	wl_rec_begin(&r, "symbol");
+	wl_rec_str(&r, "mech", m);
+	wl_rec_str(&r, "op", o);
+	wl_rec_str(&r, "name", name);
+	wl_rec_int(&r, "rank", k);
+	wl_rec_int(&r, "samples", samples);
+	if (is_named)
+		wl_rec_bool(&r, "named", true);
+	wl_rec_end(&r);
 }
 
-/* Emit: buckets, top symbols and named symbols, in instructions per op. */
+/*
+ * Emit where the op's samples fell: the places that are not kernel
+ * functions, each kernel function whose samples differ between the
+ * measured and the empty job, and each of named[] whatever its samples
+ * (a "named" record with no rank when this kernel lacks it).
+ */
 static void emit_path(const char *m, const char *o, const struct tally *t0,
-		      const struct tally *t1, double scale)
+		      const struct tally *t1)
 {
-	long top[TOP];
+	struct wl_rec r;
 	size_t k;
 	int i;
 
-	for (i = 0; i < (int)(NR_WHERE + NR_BUCKETS); i++)
-		printf("bucket,%s,%s,%s,%.1f\n", m, o, where_name(i),
-		       ((double)t1->where[i] - (double)t0->where[i]) * scale);
-	find_top(t0, t1, top);
-	for (i = 0; i < TOP && top[i] >= 0; i++)
-		printf("top,%s,%s,%s,%.1f,%s\n", m, o, syms[top[i]].name,
-		       (double)sym_delta(t0, t1, top[i]) * scale,
-		       where_name(classify(syms[top[i]].name)));
+	for (i = 0; i < NR_WHERE; i++) {
+		wl_rec_begin(&r, "where");
+		wl_rec_str(&r, "mech", m);
+		wl_rec_str(&r, "op", o);
+		wl_rec_str(&r, "where", where_keys[i]);
+		wl_rec_int(&r, "samples", (long)t1->where[i] - (long)t0->where[i]);
+		wl_rec_end(&r);
+	}
 	for (i = 0; i < (int)NR_NAMED; i++) {
-		long s = -1;
+		long found = -1;
 
 		for (k = 0; k < nsyms; k++)
 			if (!strcmp(syms[k].name, named[i]))
-				s = k;
-		if (s < 0)
-			printf("named,%s,%s,%s,n/a\n", m, o, named[i]);
-		else
-			printf("named,%s,%s,%s,%.1f\n", m, o, named[i],
-			       (double)sym_delta(t0, t1, s) * scale);
+				found = k;
+		if (found >= 0)
+			continue;
+		wl_rec_begin(&r, "symbol");
+		wl_rec_str(&r, "mech", m);
+		wl_rec_str(&r, "op", o);
+		wl_rec_str(&r, "name", named[i]);
+		wl_rec_bool(&r, "named", true);
+		wl_rec_str(&r, "samples", NULL);
+		wl_rec_end(&r);
+	}
+	for (k = 0; k < nsyms; k++) {
+		bool is_named = false;
+
+		for (i = 0; i < (int)NR_NAMED; i++)
+			is_named |= !strcmp(syms[k].name, named[i]);
+		if (sym_delta(t0, t1, k) || is_named)
+			emit_symbol(m, o, syms[k].name, k, sym_delta(t0, t1, k), is_named);
 	}
 }
 
@@ -489,6 +392,7 @@ static void profile_path(struct wl_inst *w, int op, long iters)
 	const char *m = w->mech->name, *o = wl_op_names[op];
 	static struct tally t0, t1;
 	double total, samples;
+	struct wl_rec r;
 	char why[160];
 
 	if (!t0.per_sym) {
@@ -496,7 +400,7 @@ static void profile_path(struct wl_inst *w, int op, long iters)
 		t1.per_sym = calloc(nsyms, sizeof(uint64_t));
 	}
 	if (measure_total(w, op, iters, &total, why, sizeof(why))) {
-		printf("# profile: %s %s: %s\n", m, o, why);
+		wl_rec_skip(TOOL, m, o, "failed", why);
 		return;
 	}
 	/* About SAMPLE_INSNS instructions of work per chunk, whatever the op. */
@@ -505,15 +409,21 @@ static void profile_path(struct wl_inst *w, int op, long iters)
 		iters = 10;
 	if (sample_jobs(w, op, 0, &t0, why, sizeof(why)) ||
 	    sample_jobs(w, op, iters, &t1, why, sizeof(why))) {
-		printf("# profile: %s %s: %s\n", m, o, why);
+		wl_rec_skip(TOOL, m, o, "failed", why);
 		return;
 	}
 	samples = (double)t1.samples - (double)t0.samples;
-	printf("path,%s,%s,total,%.1f\n", m, o, total);
-	printf("path,%s,%s,samples,%.0f\n", m, o, samples);
-	printf("path,%s,%s,sampled-iterations,%ld\n", m, o, iters * CHUNKS);
+	wl_rec_begin(&r, "path");
+	wl_rec_str(&r, "mech", m);
+	wl_rec_str(&r, "op", o);
+	wl_rec_num(&r, "insns_per_op", total, 1);
+	wl_rec_num(&r, "samples", samples, 0);
+	wl_rec_int(&r, "sampled_iterations", iters * CHUNKS);
+	/* What one sample stands for, per op. */
+	wl_rec_num(&r, "insns_per_sample", samples > 0 ? total / samples : 0, 12);
+	wl_rec_end(&r);
 	if (samples > 0)
-		emit_path(m, o, &t0, &t1, total / samples);	/* insns per op per sample */
+		emit_path(m, o, &t0, &t1);
 }
 
 static bool hres_active(void)
@@ -537,7 +447,7 @@ static int setup_sampler(void)
 	for (i = 0; i < 100 && !hres_active(); i++)
 		usleep(100 * 1000);
 	if (!hres_active())
-		printf("# profile: no high-resolution timers: a sample per tick only\n");
+		wl_rec_note(TOOL, "no high-resolution timers: a sample per tick only");
 	/* One sample per 10 us of (virtual) time, never throttled. */
 	write_sysctl("/proc/sys/kernel/perf_cpu_time_max_percent", "0");
 	write_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", "100000");
@@ -549,17 +459,24 @@ static void profile_counts(struct wl_inst *w, int op, long iters)
 {
 	double v[NR_COUNTERS];
 	struct wl_counters wc;
+	struct wl_rec r;
 	char why[160];
 	int c;
 
 	wl_counters_open(&wc, w);
 	if (wl_count_op(&wc, w, op, iters, v, why, sizeof(why))) {
-		printf("# profile: %s %s: %s\n", w->mech->name, wl_op_names[op], why);
+		wl_rec_skip(TOOL, w->mech->name, wl_op_names[op], "failed", why);
 	} else {
-		for (c = 0; c < NR_COUNTERS; c++)
-			if (wc.have[c])
-				printf("count,%s,%s,%s,%.3f\n", w->mech->name,
-				       wl_op_names[op], wl_counter_names[c], v[c]);
+		for (c = 0; c < NR_COUNTERS; c++) {
+			if (!wc.have[c])
+				continue;
+			wl_rec_begin(&r, "count");
+			wl_rec_str(&r, "mech", w->mech->name);
+			wl_rec_str(&r, "op", wl_op_names[op]);
+			wl_rec_str(&r, "counter", wl_counter_names[c]);
+			wl_rec_num(&r, "per_op", v[c], 3);
+			wl_rec_end(&r);
+		}
 	}
 	wl_counters_close(&wc);
 }
@@ -568,6 +485,7 @@ int main(int argc, char **argv)
 {
 	bool counts = false, path = false;
 	const char *only = NULL;
+	struct wl_rec rec;
 	long iters = 100;
 	int opt, k, i;
 
@@ -582,28 +500,27 @@ int main(int argc, char **argv)
 			iters = atol(optarg);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	wl_rec_run(&rec, TOOL);
+	wl_rec_str(&rec, "mode", counts ? "counts" : "path");
+	wl_rec_int(&rec, "iters_per_job", iters);
+	wl_rec_end(&rec);
 	if (wl_make_file(FILE_PATH)) {
-		printf("# profile: %s: %s\n", FILE_PATH, strerror(errno));
+		wl_rec_note(TOOL, "%s: %s", FILE_PATH, strerror(errno));
 		return 1;
 	}
 	if (path && setup_sampler()) {
-		printf("# profile: cannot sample (perf cpu-clock, /proc/kallsyms): %s\n",
-		       strerror(errno));
+		wl_rec_note(TOOL, "cannot sample (perf cpu-clock, /proc/kallsyms): %s",
+			    strerror(errno));
 		path = false;
 	}
-	printf("# profile: %s, %ld iterations per job\n",
-	       counts ? "event counts" : "kernel path", iters);
-	for (k = 0; k < NR_COUNTERS; k++)
-		printf("COUNTER|%s|%s\n", wl_counter_names[k], wl_counter_sources[k]);
-	for (k = 0; k < W_OTHER_KERNEL; k++)
-		printf("WHERE|%s\n", where_name(k));
-	for (k = 0; k < (int)NR_BUCKETS; k++) {
-		printf("BUCKET|%s|", buckets[k].name);
-		for (i = 0; buckets[k].match[i]; i++)
-			printf("%s ", buckets[k].match[i]);
-		printf("\n");
+	wl_rec_note(TOOL, "%s, %ld iterations per job",
+		    counts ? "event counts" : "kernel path", iters);
+	for (k = 0; k < NR_COUNTERS; k++) {
+		wl_rec_begin(&rec, "counter");
+		wl_rec_str(&rec, "name", wl_counter_names[k]);
+		wl_rec_str(&rec, "source", wl_counter_sources[k]);
+		wl_rec_end(&rec);
 	}
-	printf("PROFILE-BEGIN\n");
 	for (k = 0; k < wl_nr_mechs; k++) {
 		const struct wl_mech *m = wl_mechs[k];
 		struct wl_inst w;
@@ -611,17 +528,17 @@ int main(int argc, char **argv)
 
 		if (!wl_mech_in_list(only, m->name))
 			continue;
-		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "", m->summary);
+		wl_rec_mech(TOOL, m);
 		if (path && m->icount_na) {
-			printf("skip,%s,n/a under -icount: %s\n", m->name, m->icount_na);
+			wl_rec_skip(TOOL, m->name, NULL, "n/a", m->icount_na);
 			continue;
 		}
 		switch (wl_open(&w, m, FILE_PATH, 0, why, sizeof(why))) {
 		case WL_MISSING:
-			printf("skip,%s,%s\n", m->name, why);
+			wl_rec_skip(TOOL, m->name, NULL, "missing", why);
 			continue;
 		case WL_FAILED:
-			printf("skip,%s,set-up failed: %s\n", m->name, why);
+			wl_rec_skip(TOOL, m->name, NULL, "failed", why);
 			continue;
 		}
 		for (i = 0; i < (int)(sizeof(ops) / sizeof(ops[0])); i++) {
@@ -639,8 +556,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "# progress: %s\n", m->name);
 	}
 	if (path)
-		printf("# profile: %llu samples lost\n", (unsigned long long)sampler.lost);
-	printf("PROFILE-END\n");
+		wl_rec_note(TOOL, "%llu samples lost", (unsigned long long)sampler.lost);
 	unlink(FILE_PATH);
 	return 0;
 }

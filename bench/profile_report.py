@@ -15,6 +15,9 @@ import os
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common', 'py'))
+import guestlog  # noqa: E402
+
 OPS = ['bare-exit', 'getppid', 'mixed']
 # The counts a reader looks at first, in this order; the rest go to the csv.
 MAIN_COUNTS = ['vm-exits', 'userspace-exits', 'hypercalls', 'kvm-fpu-swaps', 'syscalls',
@@ -23,39 +26,149 @@ STAT_COUNTS = ['stat:exits', 'stat:io_exits', 'stat:hypercalls', 'stat:host_stat
                'stat:fpu_reload', 'KVM_RUN-returns']
 
 
+# Kernel functions by name, first match wins: exact names, or patterns
+# with '*' at the start and/or end.  Where a name says little (copy_*,
+# fput...), it goes with what most of the workload's syscalls do with it:
+# the syscall body.  (The guest reports samples per function; the buckets
+# are the reader's choice, so they live here.)
+BUCKETS = [
+    ('VM entry and exit', [
+        'svm_vcpu_run', 'svm_vcpu_enter_exit', '__svm_vcpu_run',
+        'vmx_vcpu_run', 'vmx_vcpu_enter_exit', '__vmx_vcpu_run',
+        'svm_prepare_switch_to_guest', 'vmx_prepare_switch_to_guest',
+        'svm_prepare_host_switch', 'svm_vcpu_load', 'svm_vcpu_put', 'vcpu_load',
+        'vcpu_put', 'kvm_arch_vcpu_load', 'kvm_arch_vcpu_put', 'fpu_swap_kvm_fpstate',
+        'kvm_load_guest_fpu', 'kvm_put_guest_fpu', 'kvm_load_host_xsave_state',
+        'kvm_load_guest_xsave_state', 'save_fpregs_to_fpstate', 'restore_fpregs_from_fpstate',
+        'os_xsave', 'os_xrstor*', 'xsave*', 'xrstor*', 'vcpu_enter_guest']),
+    ('seccomp', ['seccomp*', '__secure_computing*', '__seccomp*', 'populate_seccomp_data',
+                 'bpf_prog_run*']),
+    # JIT-compiled code lies past the kernel image, so its nearest symbol is
+    # the image's last: the BPF verdict program and its trampoline, and the
+    # seccomp filters (classic BPF, JIT-compiled too).
+    ('BPF programs (verdict, or JIT seccomp filter)', [
+        'bpf_*', '__bpf_*', 'kvm_hc_host_syscall_bpf', '_einittext', '_etext']),
+    ('process_vm_exec', ['*process_vm_exec*', 'pvm_*', 'x86_gsbase*', 'x86_fsbase*',
+                         'do_arch_prctl_64', '__ptrace_may_access', 'mm_access']),
+    ('ptrace', ['ptrace*', '__x64_sys_ptrace', '__x64_sys_wait4', 'do_wait*',
+                'wait_consider_task', 'wait_task*', 'kernel_wait4', 'arch_ptrace',
+                'do_notify_parent_cldstop', 'genregs_*', 'getreg', 'putreg', '*regset*',
+                '__ptrace*']),
+    ('signals', ['*signal*', 'setup_rt_frame', 'x64_setup_rt_frame', 'restore_sigcontext',
+                 '__x64_sys_rt_sigreturn', 'copy_fpstate_to_sigframe', 'fpu__restore_sig',
+                 '__fpu_restore_sig*', '__fpu_restore_sig', 'get_sigframe', 'force_sig*',
+                 'send_sig*', '__send_signal*', 'complete_signal', 'dequeue_signal',
+                 'collect_signal', 'copy_siginfo*']),
+    ('futex and wake-ups', ['futex*', '__futex*', 'get_futex_key', 'gup_fast*',
+                            'get_user_pages*', 'try_to_wake_up', 'ttwu*', 'wake_up*',
+                            '__wake_up*', 'autoremove_wake_function']),
+    ('scheduler and context switch', [
+        '__schedule', 'schedule*', 'finish_task_switch*', '__switch_to*', 'switch_mm*',
+        'pick_next*', 'dequeue_*', 'enqueue_*', 'update_curr*', 'put_prev*', 'set_next*',
+        'check_preempt*', 'resched_curr', 'select_task_rq*', 'update_load*', 'update_cfs*',
+        '__update_load*', 'reweight*', 'sched_*', 'psi_*', 'load_new_mm_cr3',
+        'native_write_cr3', 'cpuacct*', 'rcu_note*']),
+    ('the hypercall\'s runner', ['kvm_pv_host_syscall*', 'kvm_host_syscall*', 'kvm_hc_*']),
+    ('KVM exit handling', [
+        'kvm*', '__kvm*', 'svm_*', 'vmx_*', 'nested_*', 'x86_emulate*', 'x86_decode*', 'em_*',
+        'emulator_*', 'decode_*', 'complete_*pio*', 'kernel_pio', 'pio_*', 'handle_exit',
+        'io_interception', 'vmmcall_interception', 'kvm_emulate*', 'init_emulate_ctxt',
+        'writeback', 'x86_*insn*', '__x86_*insn*', 'paging64_*', 'mmu_*', '__get_user*',
+        'copy_from_user*', '_copy_from_user', 'kvm_read_guest*', '*memslot*', '*gfn_to_*',
+        '__gfn*', 'trace_kvm*', 'hva_*', '*_interception']),
+    ('VMM\'s syscalls (ioctl / poll)', [
+        '__x64_sys_ioctl', '__x64_sys_poll', 'do_sys_poll', 'do_poll*', 'seccomp_notify*',
+        '__fdget', '__fget*', 'fdget*', 'security_file_ioctl']),
+    ('syscall entry and exit', [
+        'entry_SYSCALL*', 'do_syscall_64', 'x64_sys_call', 'syscall_*', 'exit_to_user_mode*',
+        'arch_exit_to_user_mode*', 'syscall_exit_to_user_mode*', 'fpregs_restore_userregs',
+        'switch_fpu_return', '__rseq_handle_notify_resume', 'rseq*', 'irqentry*',
+        'error_entry']),
+    ('syscall body', [
+        '__x64_sys_*', 'ksys_*', 'vfs_*', 'pipe_*', 'anon_pipe*', 'filemap_*', 'copy_page_*',
+        '_copy_to_iter', 'copy_to_user*', 'rep_movs_alternative', '__task_pid_nr_ns',
+        'do_sys_*', 'do_filp_open', 'path_*', 'link_path_walk', 'walk_component', 'lookup_*',
+        'd_*', '__d_*', 'dput', 'mntput*', 'open_last_lookups', 'do_open', 'do_dentry_open',
+        'alloc_fd', 'fd_install', 'file_close_fd*', 'filp_close', 'fput*', '__fput*',
+        'task_work_run', 'getname*', 'putname', 'kmem_cache_*', 'kfree', '__kmalloc*',
+        'inode_*', 'generic_*', 'security_*', 'shmem_*', 'touch_atime', 'atime_needs_update',
+        'cp_new_stat', 'vfs_fstat', '__do_sys_*', 'fsnotify*', '__fsnotify*',
+        'rw_verify_area', 'strncpy_from_user', 'memcpy*', 'memset*', 'alloc_empty_file',
+        'init_file', 'file_*', '__alloc_file', 'fdget_pos', 'mutex_*', '__mutex*',
+        '_raw_spin*', 'rcu_read*', '__rcu_read*', 'xas_*']),
+    ('interrupts and timers', [
+        '*irq*', '*hrtimer*', 'tick_*', '__sysvec*', 'sysvec*', 'timekeeping*',
+        'update_process_times', 'scheduler_tick', 'account_*', 'native_apic*', 'lapic_*',
+        'clockevents*']),
+]
+# Where a sample fell that is not a kernel function ("where" records).
+WHERE = {'user': 'user mode (VMM / stub / the code)',
+         'guest': 'guest and KVM\'s interrupts-off world switch'}
+OTHER = 'other kernel'
+TOP = 12
+# A skip's reason as the tables show it, by kind.
+SKIP_PREFIX = {'missing': '', 'n/a': 'n/a under -icount: ', 'failed': 'set-up failed: '}
+
+
+def name_matches(pat, name):
+    if pat.startswith('*') and pat.endswith('*') and len(pat) > 1:
+        return pat[1:-1] in name
+    if pat.endswith('*'):
+        return name.startswith(pat[:-1])
+    return pat == name
+
+
+def classify(name):
+    """The first bucket whose pattern matches, or other kernel."""
+    return next((b for b, pats in BUCKETS if any(name_matches(p, name) for p in pats)),
+                OTHER)
+
+
 def parse(path):
-    """Everything one profile run printed."""
-    r = {'mechs': [], 'skip': {}, 'notes': [], 'sources': {}, 'count': {}, 'path': {},
-         'bucket': {}, 'top': {}, 'named': {}, 'buckets': [], 'where': []}
-    with open(path, errors='replace') as f:
-        for line in f:
-            line = line.strip().replace('\r', '')
-            if line.startswith('MECH|'):
-                name = line.split('|')[1]
-                if name not in r['mechs']:
-                    r['mechs'].append(name)
-            elif line.startswith('COUNTER|'):
-                _, name, src = line.split('|', 2)
-                r['sources'][name] = src
-            elif line.startswith('BUCKET|'):
-                r['buckets'].append(line.split('|')[1])
-            elif line.startswith('WHERE|'):
-                r['where'].append(line.split('|')[1])
-            elif line.startswith('# profile:'):
-                r['notes'].append(line[2:])
-            elif line.startswith('skip,'):
-                _, m, why = line.split(',', 2)
-                r['skip'][m] = why
-            else:
-                row = next(csv.reader([line]))
-                if len(row) >= 5 and row[0] in ('count', 'path', 'bucket', 'top', 'named'):
-                    kind, m, op, key, val = row[:5]
-                    try:
-                        v = float(val)
-                    except ValueError:
-                        v = None
-                    d = r[kind].setdefault((m, op), {})
-                    d[key] = (v, row[5]) if kind == 'top' else v
+    """Everything one profile boot printed (guestlog.py), its kernel path
+    put in buckets here."""
+    boot = guestlog.read_boot(path, 'profile')
+    r = {'mechs': [m['name'] for m in boot.mechs], 'notes': boot.notes,
+         'skip': {m: SKIP_PREFIX.get(s['kind'], '') + s['reason'] for m, s in boot.skips.items()},
+         'sources': {c['name']: c['source'] for c in boot.by_type['counter']},
+         'count': {}, 'path': {}, 'bucket': {}, 'top': {}, 'named': {},
+         'buckets': [b for b, _ in BUCKETS], 'where': list(WHERE.values())}
+    for c in boot.by_type['count']:
+        r['count'].setdefault((c['mech'], c['op']), {})[c['counter']] = c['per_op']
+    scale = {}
+    for p in boot.by_type['path']:
+        key = (p['mech'], p['op'])
+        r['path'][key] = {'total': p['insns_per_op'], 'samples': p['samples'],
+                          'sampled-iterations': p['sampled_iterations']}
+        scale[key] = p['insns_per_sample']
+    raw = {}
+    for w in boot.by_type['where']:
+        key = (w['mech'], w['op'])
+        b = raw.setdefault(key, {})
+        name = WHERE.get(w['where'], OTHER)
+        b[name] = b.get(name, 0) + w['samples']
+    syms = {}
+    for s in boot.by_type['symbol']:
+        key = (s['mech'], s['op'])
+        syms.setdefault(key, []).append(s)
+        if s['samples'] is not None:
+            b = raw.setdefault(key, {})
+            name = classify(s['name'])
+            b[name] = b.get(name, 0) + s['samples']
+    for key, sc in scale.items():
+        # Every bucket, in the guest's former order, as instructions per op.
+        order = r['where'] + [OTHER] + r['buckets']
+        r['bucket'][key] = {n: float(f'{raw.get(key, {}).get(n, 0) * sc:.1f}') for n in order}
+        ranked = sorted((s for s in syms.get(key, []) if s['samples'] and s['samples'] > 0),
+                        key=lambda s: (-s['samples'], s['rank']))[:TOP]
+        r['top'][key] = {s['name']: (float(f'{s["samples"] * sc:.1f}'), classify(s['name']))
+                         for s in ranked}
+        named = {}
+        for s in syms.get(key, []):
+            if s.get('named'):
+                named[s['name']] = (None if s['samples'] is None
+                                    else float(f'{s["samples"] * sc:.1f}'))
+        r['named'][key] = named
     return r
 
 
@@ -181,7 +294,7 @@ def report(counts, path):
                'value is noise of the empty-job subtraction).  Code that runs with interrupts '
                'off is counted where they come back on; KVM\'s entry and exit around VMRUN '
                'is such code and is counted with the guest.  Buckets are by function '
-               'name (bench/profile.c, `buckets[]`).', '']
+               'name (bench/profile_report.py, `BUCKETS`).', '']
         for op in OPS:
             if any(path['bucket'].get((m, op)) for m in path['mechs']):
                 md += [f'### {op}', ''] + path_table(path, op) + ['']
@@ -231,11 +344,14 @@ def self_test():
     """A mechanism that did not run is a row with its reason, never zeros;
     the figures of one that ran are the guest's, unchanged."""
     log = '\n'.join([
-        'COUNTER|hypercalls|kvm:kvm_hypercall',
-        'PROFILE-BEGIN',
-        'MECH|hypercall|1||x', 'count,hypercall,getppid,hypercalls,1.000',
-        'MECH|pvm-exec|0||y', 'skip,pvm-exec,kernel without process_vm_exec()',
-        'PROFILE-END'])
+        '{"type":"run","tool":"profile","schema":%d,"kernel":"x","mode":"counts"}'
+        % guestlog.REC_SCHEMA,
+        '{"type":"counter","name":"hypercalls","source":"kvm:kvm_hypercall"}',
+        '{"type":"mech","tool":"profile","name":"hypercall","vm":true,"summary":"x"}',
+        '{"type":"count","mech":"hypercall","op":"getppid","counter":"hypercalls","per_op":1.000}',
+        '{"type":"mech","tool":"profile","name":"pvm-exec","vm":false,"summary":"y"}',
+        '{"type":"skip","tool":"profile","mech":"pvm-exec","op":null,"kind":"missing",'
+        '"reason":"kernel without process_vm_exec()"}'])
     with tempfile.TemporaryDirectory() as d:
         p = os.path.join(d, 'log')
         open(p, 'w').write(log)
@@ -245,7 +361,44 @@ def self_test():
         finally:
             sys.stdout = sys.__stdout__
         md = open(os.path.join(d, 'latest-profile.md')).read()
+    # The kernel path: buckets, top and named functions computed here from
+    # the guest's per-function samples.
+    recs = ['{"type":"run","tool":"profile","schema":%d,"kernel":"x","mode":"path"}'
+            % guestlog.REC_SCHEMA,
+            '{"type":"mech","tool":"profile","name":"hypercall","vm":true,"summary":"x"}',
+            '{"type":"path","mech":"hypercall","op":"getppid","insns_per_op":42.0,'
+            '"samples":21,"sampled_iterations":10,"insns_per_sample":2.0}']
+    for where, n in (('user', 3), ('guest', 4), ('kernel-no-symbol', 1)):
+        recs.append('{"type":"where","mech":"hypercall","op":"getppid","where":"%s",'
+                    '"samples":%d}' % (where, n))
+    for rank, (name, n, named) in enumerate((('svm_vcpu_run', 10, False),
+                                             ('__x64_sys_getppid', 5, False),
+                                             ('unknown_fn', 2, False),
+                                             ('vcpu_put', 0, True))):
+        recs.append('{"type":"symbol","mech":"hypercall","op":"getppid","name":"%s",'
+                    '"rank":%d,"samples":%d%s}' % (name, rank, n,
+                                                   ',"named":true' if named else ''))
+    recs.append('{"type":"symbol","mech":"hypercall","op":"getppid",'
+                '"name":"vmx_prepare_switch_to_guest","named":true,"samples":null}')
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, 'log')
+        open(p, 'w').write('\n'.join(recs) + '\n')
+        r = parse(p)
+    b = r['bucket'][('hypercall', 'getppid')]
+    top = list(r['top'][('hypercall', 'getppid')].items())
+    named = r['named'][('hypercall', 'getppid')]
     checks = [
+        ('a bucket is its functions\' samples times insns_per_sample',
+         b['VM entry and exit'] == 20.0 and b['syscall body'] == 10.0),
+        ('other kernel: unmatched functions and kernel samples with no symbol',
+         b['other kernel'] == 6.0),
+        ('user mode and the guest from the where records',
+         b['user mode (VMM / stub / the code)'] == 6.0 and
+         b['guest and KVM\'s interrupts-off world switch'] == 8.0),
+        ('the top list, most first, with its bucket',
+         top[0] == ('svm_vcpu_run', (20.0, 'VM entry and exit')) and len(top) == 3),
+        ('a named function: 0 if no sample, not in this kernel if absent',
+         named == {'vcpu_put': 0.0, 'vmx_prepare_switch_to_guest': None}),
         ('the skipped mechanism says why',
          '| pvm-exec | not run: kernel without process_vm_exec() |' in md),
         ('no zero is made up for it', '| pvm-exec | 0' not in md),

@@ -3,8 +3,11 @@
  * The programs bench, guest side (/bench/programs): unmodified busybox
  * applets under every mechanism that can run a program (common/sandbox),
  * in one boot, interleaved as the workload bench is; every run's output
- * compared with the applet run directly.  Prints CSV for
- * bench/programs_report.py.
+ * compared with the applet run directly.  Prints records
+ * (common/workload/record.h) for bench/programs_report.py: a "program" per
+ * applet, a "mech" and maybe a "skip" per mechanism, a "program_run" per
+ * run (elapsed_ns, or elapsed_insns in a -d boot) and the calls of each
+ * program under each mechanism ("program_calls", first round).
  *
  *   programs [-r ROUNDS] [-m MECHS] [-d]
  * -d: a deterministic (-icount) boot: mechanisms whose figure means
@@ -23,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "record.h"
 #include "workload.h"
 #include "testdata.h"
 
@@ -30,6 +34,7 @@
 #define BUSYBOX		"/bin/busybox"
 #define WORKDIR		"/tmp/programs"
 #define BIG_SIZE	(4 << 20)
+#define TOOL		"programs"
 
 struct program {
 	const char *name;
@@ -68,8 +73,16 @@ static int read_stats(const char *path, struct stats *st, const char *prog,
 		return -1;
 	while (fscanf(f, "%31s", key) == 1) {
 		if (!strcmp(key, "calls") && fscanf(f, "%63s %lld", name, &v) == 2) {
-			if (print_calls)
-				printf("CALLS,%s,%s,%s,%lld\n", prog, mech, name, v);
+			if (print_calls) {
+				struct wl_rec r;
+
+				wl_rec_begin(&r, "program_calls");
+				wl_rec_str(&r, "program", prog);
+				wl_rec_str(&r, "mech", mech);
+				wl_rec_str(&r, "call", name);
+				wl_rec_int(&r, "count", v);
+				wl_rec_end(&r);
+			}
 		} else if (!strcmp(key, "mech")) {
 			fscanf(f, "%*s");
 		} else if (fscanf(f, "%lld", &v) == 1) {
@@ -179,6 +192,7 @@ int main(int argc, char **argv)
 	int rounds = 3, opt, k, r, failed = 0;
 	bool deterministic = false, *run = calloc(wl_nr_mechs, sizeof(bool));
 	const char *only = NULL, *why;
+	struct wl_rec rec;
 	char err[160];
 	unsigned int i;
 
@@ -191,48 +205,57 @@ int main(int argc, char **argv)
 			deterministic = true;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	wl_rec_run(&rec, TOOL);
+	wl_rec_int(&rec, "rounds", rounds);
+	wl_rec_bool(&rec, "deterministic", deterministic);
+	wl_rec_str(&rec, "unit", deterministic ? "insns" : "ns");
+	wl_rec_end(&rec);
 	mkdir(WORKDIR, 0755);
 	if (!run || chdir(WORKDIR) ||
 	    sb_make_data(BUSYBOX, BIG_SIZE, 10, 20, err, sizeof(err))) {
-		printf("# programs: setting up %s: %s\n", WORKDIR, run ? err : "no memory");
+		wl_rec_note(TOOL, "setting up %s: %s", WORKDIR, run ? err : "no memory");
 		return 1;
 	}
-	printf("# programs: %d rounds; big.bin %d bytes, tree/ of 10 x 20 files\n",
-	       rounds, BIG_SIZE);
+	wl_rec_note(TOOL, "%d rounds; big.bin %d bytes, tree/ of 10 x 20 files",
+		    rounds, BIG_SIZE);
 	for (i = 0; i < NR_PROGRAMS; i++) {
 		const struct program *p = &programs[i];
-		char want[64];
+		char want[64], cmd[256];
 		struct stats st;
+		size_t n;
 		int j;
 
-		printf("PROGRAM|%s|busybox", p->name);
+		n = snprintf(cmd, sizeof(cmd), "busybox");
 		for (j = 0; p->argv[j]; j++)
-			printf(" %s", p->argv[j]);
+			n += snprintf(cmd + n, sizeof(cmd) - n, " %s", p->argv[j]);
 		if (p->pipe_to[0])
-			printf(" | busybox %s %s", p->pipe_to[0], p->pipe_to[1]);
-		printf("%s\n", p->to_null ? " > /dev/null" : "");
+			n += snprintf(cmd + n, sizeof(cmd) - n, " | busybox %s %s",
+				      p->pipe_to[0], p->pipe_to[1]);
+		snprintf(cmd + n, sizeof(cmd) - n, "%s", p->to_null ? " > /dev/null" : "");
+		wl_rec_begin(&rec, "program");
+		wl_rec_str(&rec, "name", p->name);
+		wl_rec_str(&rec, "command", cmd);
+		wl_rec_end(&rec);
 		/* The reference: the applet run directly, as a shell runs it. */
 		snprintf(want, sizeof(want), "want-%u", i);
 		if (run_program(p, NULL, want, &st, false))
-			printf("# programs: %s run directly failed\n", p->name);
+			wl_rec_note(TOOL, "%s run directly failed", p->name);
 	}
 	for (k = 0; k < wl_nr_mechs; k++) {
 		const struct wl_mech *m = wl_mechs[k];
 
 		if (!wl_mech_in_list(only, m->name))
 			continue;
-		printf("MECH|%s|%d|%s|%s\n", m->name, m->vm, m->icount_na ?: "", m->summary);
+		wl_rec_mech(TOOL, m);
 		if (m->program_na)
-			printf("# programs: %s: n/a: %s\n", m->name, m->program_na);
+			wl_rec_skip(TOOL, m->name, NULL, "n/a", m->program_na);
 		else if (deterministic && m->icount_na)
-			printf("# programs: %s not run under -icount: %s\n", m->name,
-			       m->icount_na);
+			wl_rec_skip(TOOL, m->name, NULL, "n/a", m->icount_na);
 		else if (!m->available(&why))
-			printf("# programs: %s skipped: %s\n", m->name, why);
+			wl_rec_skip(TOOL, m->name, NULL, "missing", why);
 		else
 			run[k] = true;
 	}
-	printf("BEGIN-CSV\nkind,program,mech,round,ns,status,same,handled,forwarded\n");
 	for (r = 0; r < rounds; r++) {
 		for (k = 0; k < wl_nr_mechs; k++) {
 			int mech = (r + k) % wl_nr_mechs;
@@ -251,12 +274,19 @@ int main(int argc, char **argv)
 				rc = run_program(p, m->name, "out", &st, r == 0);
 				same = p->to_null || sb_same_file("out", p->want ?: want);
 				failed |= rc || !same;
-				printf("RUN,%s,%s,%d,%lld,%d,%d,%lld,%lld\n", p->name, m->name,
-				       r, st.ns, rc, same, st.handled, st.forwarded);
+				wl_rec_begin(&rec, "program_run");
+				wl_rec_str(&rec, "program", p->name);
+				wl_rec_str(&rec, "mech", m->name);
+				wl_rec_int(&rec, "round", r);
+				wl_rec_int(&rec, deterministic ? "elapsed_insns" : "elapsed_ns", st.ns);
+				wl_rec_int(&rec, "status", rc);
+				wl_rec_bool(&rec, "same_output", same);
+				wl_rec_int(&rec, "handled", st.handled);
+				wl_rec_int(&rec, "forwarded", st.forwarded);
+				wl_rec_end(&rec);
 			}
 		}
 		fprintf(stderr, "# progress: round %d/%d\n", r + 1, rounds);
 	}
-	printf("END-CSV\n");
 	return failed;
 }

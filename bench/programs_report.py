@@ -8,44 +8,32 @@ Writes OUTDIR/latest-programs.md (also printed), latest-programs.json
 report.py it names no mechanism, except the hypercall, which the issue
 asks every time to be compared with.
 """
-import json
+import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common', 'py'))
+import guestlog  # noqa: E402
+import results  # noqa: E402
 
 BASE = 'native'
 HC = 'hypercall'
 
 
 def parse(path):
-    progs, mechs, notes, runs, calls = [], [], [], [], {}
-    inside = False
-    with open(path, errors='replace') as f:
-        for line in f:
-            line = line.strip().replace('\r', '')
-            if line.startswith('PROGRAM|'):
-                _, name, cmd = line.split('|', 2)
-                # "gzip|gunzip" has a | of its own: the command starts at "busybox"
-                if not cmd.startswith('busybox'):
-                    extra, cmd = cmd.split('|', 1)
-                    name += '|' + extra
-                progs.append((name, cmd))
-            elif line.startswith('MECH|') and line.count('|') >= 4:
-                mechs.append(line.split('|')[1])
-            elif line.startswith('# programs:'):
-                notes.append(line[2:])
-            elif line == 'BEGIN-CSV':
-                inside = True
-            elif line == 'END-CSV':
-                inside = False
-            elif inside and line.startswith('RUN,'):
-                _, prog, mech, rnd, ns, status, same, handled, fwd = line.split(',')
-                runs.append(dict(program=prog, mech=mech, round=int(rnd), ns=int(ns),
-                                 status=int(status), same=same == '1',
-                                 handled=int(handled), forwarded=int(fwd)))
-            elif inside and line.startswith('CALLS,'):
-                _, prog, mech, name, n = line.split(',')
-                calls.setdefault((prog, mech), {})[name] = int(n)
-    return progs, mechs, notes, runs, calls
+    """One programs boot: its programs, mechanisms, skips, notes, runs and
+    the calls each program made under each mechanism."""
+    boot = guestlog.read_boot(path, 'programs')
+    elapsed = f'elapsed_{guestlog.unit(boot)}'
+    progs = [(r['name'], r['command']) for r in boot.by_type['program']]
+    runs = [dict(program=r['program'], mech=r['mech'], round=r['round'], ns=r[elapsed],
+                 status=r['status'], same=r['same_output'], handled=r['handled'],
+                 forwarded=r['forwarded'])
+            for r in boot.by_type['program_run']]
+    calls = {}
+    for r in boot.by_type['program_calls']:
+        calls.setdefault((r['program'], r['mech']), {})[r['call']] = r['count']
+    return progs, boot.mechs, boot.skips, boot.notes, runs, calls
 
 
 def esc(text):
@@ -71,18 +59,18 @@ def main():
     progs, all_mechs, na = None, [], {}
     for kind, path in logs:
         try:
-            p, mechs, notes, runs, calls = parse(path)
-        except OSError as e:
+            p, mech_recs, skips, notes, runs, calls = parse(path)
+        except (OSError, guestlog.LogError) as e:
             md.append(f'- {kind}: not run ({e})')
             continue
         progs = progs or p
+        mechs = [m['name'] for m in mech_recs]
         for m in mechs:
             if m not in all_mechs:
                 all_mechs.append(m)
-        for n in notes:
-            if ': n/a: ' in n:
-                m, why = n.split(': ', 1)[1].split(': n/a: ', 1)
-                na[m] = why
+        for m in mech_recs:
+            if m.get('program_na'):
+                na[m['name']] = m['program_na']
         icount = kind.startswith('icount')
         med = medians(runs)
         ran = [m for m in mechs if any((m, pn) in med for pn, _ in p)]
@@ -96,8 +84,9 @@ def main():
                 md.append(f'| {m} | n/a: {na[m]} |' + ' |' * (len(p) - 1))
                 continue
             if m not in ran:
-                why = next((n.split(': ', 2)[-1] for n in notes
-                            if n.startswith(f'programs: {m} ')), 'not run')
+                sk = skips.get(m)
+                why = f'{sk["kind"]}: {sk["reason"]}' if sk else 'not run'
+                why = why.replace('missing: ', 'skipped: ')
                 md.append(f'| {m} | {why} |' + ' |' * (len(p) - 1))
                 continue
             md.append(f'| {m} | ' + ' | '.join(
@@ -120,7 +109,7 @@ def main():
                     cells.append('-')
                     continue
                 rn, rh = t / b, (t / h if h else None)
-                ratios[f'{m}|{pn}'] = {'native': rn, 'hypercall': rh}
+                ratios.setdefault(m, {})[pn] = {'native': rn, 'hypercall': rh}
                 cells.append(f'{rn:.2f} / {rh:.2f}' if rh else f'{rn:.2f} / -')
             md.append(f'| {m} | ' + ' | '.join(cells) + ' |')
         md += ['', f'Each cell: the median time over {BASE}\'s, then over {HC}\'s, '
@@ -133,14 +122,19 @@ def main():
                   f'Outputs: **{len(bad)} of {len(runs)} runs differ or failed**: ' +
                   ', '.join(f"{r['mech']} {r['program']} round {r['round']}" for r in bad[:10]))
         md.append('')
+        u = results.unit_of(kind)
+        per = {}
+        for (m, pn), v in med.items():
+            per.setdefault(m, {})[pn] = v
         js['runs'][kind] = {
-            'medians_ns': {f'{m}|{pn}': v for (m, pn), v in med.items()},
-            'ratios': ratios, 'rounds': rounds,
+            'unit': u, f'median_{u}': per, 'ratios': ratios, 'rounds': rounds,
             'runs': len(runs), 'identical': len(runs) - len(bad)}
         for r in runs:
-            csv_rows.append(dict(run=kind, **r))
+            csv_rows.append(dict(run=kind, unit=u, **r))
         if not icount:
-            js['calls'] = {f'{pn}|{m}': c for (pn, m), c in calls.items()}
+            js['calls'] = {}
+            for (pn, m), c in calls.items():
+                js['calls'].setdefault(pn, {})[m] = c
             md += ['### System calls per program (as the supervisor saw them under '
                    f'{HC})', '', '| program | command | calls | run by the supervisor | '
                    'forwarded | by number, most first |', '|---|---|---|---|---|---|']
@@ -162,11 +156,12 @@ def main():
     js['n/a'] = na
     text = '\n'.join(['## Unmodified programs (common/sandbox)', ''] + md)
     open(f'{out}/latest-programs.md', 'w').write(text + '\n')
-    json.dump(js, open(f'{out}/latest-programs.json', 'w'), indent=1)
+    results.write(f'{out}/latest-programs.json', 'programs', js)
     with open(f'{out}/latest-programs.csv', 'w') as f:
-        keys = ['run', 'program', 'mech', 'round', 'ns', 'status', 'same', 'handled',
-                'forwarded']
-        f.write(','.join(keys) + '\n')
+        keys = ['run', 'program', 'mech', 'round', 'ns', 'unit', 'status', 'same',
+                'handled', 'forwarded']
+        # The elapsed column is in the row's unit (guest instructions in icount runs).
+        f.write(','.join('elapsed' if k == 'ns' else k for k in keys) + '\n')
         for r in csv_rows:
             f.write(','.join(str(r[k]) for k in keys) + '\n')
     print(text)

@@ -8,8 +8,13 @@ sample), latest.json (metadata + summary) and latest.dat/.gp for gnuplot.
 """
 import collections
 import json
+import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common', 'py'))
+import guestlog  # noqa: E402
+import results  # noqa: E402
 
 OPS = ['bare-exit', 'getppid', 'pipe-64B', 'pread-4K', 'open-fstat-close', 'mixed',
        'udp-rr', 'udp-rr-1K']
@@ -17,52 +22,33 @@ UDP_OPS = ['udp-rr', 'udp-rr-1K']
 
 
 class Mech:
-    """One mechanism as the guest's MECH line describes it (the list in
-    the MECHS lines of every build.mk): the report never names a mechanism itself,
-    except to set the posting's figures beside the ones they concern."""
+    """One mechanism as the guest's "mech" record describes it (the list
+    from the MECHS lines of every build.mk): the report never names a
+    mechanism itself, except to set the posting's figures beside the ones
+    they concern."""
 
-    def __init__(self, line):
-        _, self.name, vm, self.icount_na, self.summary = line.split('|', 4)
-        self.vm = vm == '1'
-        self.facts = {}     # property index -> {answer, test, design}
+    def __init__(self, rec):
+        self.name, self.vm, self.summary = rec['name'], rec['vm'], rec['summary']
+        self.icount_na = rec.get('icount_na') or ''
 
 
-Run = collections.namedtuple('Run', 'samples notes by_round mechs server props')
+Run = collections.namedtuple('Run', 'samples notes by_round mechs server unit')
 
 
 def parse(path):
-    """One boot's log: samples per (mech, op), the run's notes, samples per
-    round, the mechanisms, the echo server's samples, the property titles."""
-    samples, by_round, inside, notes, mechs = {}, {}, False, [], []
-    server, props = {}, {}
-    with open(path, errors='replace') as f:
-        for line in f:
-            raw = line.rstrip('\r\n').replace('\r', '')	# tabs are FACT separators
-            line = raw.strip()
-            if line.startswith('MECH|') and line.count('|') >= 4:
-                mechs.append(Mech(line))
-            elif raw.startswith('FACT\t') and raw.count('\t') == 5 and mechs:
-                _, name, prop, answer, test, design = raw.split('\t')
-                if name == mechs[-1].name:
-                    mechs[-1].facts[int(prop)] = {'answer': answer, 'test': test,
-                                                  'design': design}
-            elif line.startswith('PROP\t') and line.count('\t') == 2:
-                _, i, title = line.split('\t')
-                props[int(i)] = title
-            elif line == 'BEGIN-CSV':
-                inside = True
-            elif line == 'END-CSV':
-                inside = False
-            elif line.startswith('# bench:'):
-                notes.append(line[2:])
-            elif inside and line.startswith('SERVER,') and line.count(',') == 4:
-                _, mech, op, rnd, ns = line.split(',')
-                server.setdefault((mech, op), []).append(float(ns))
-            elif inside and not line.startswith(('#', 'mech,')) and line.count(',') == 3:
-                mech, op, rnd, ns = line.split(',')
-                samples.setdefault((mech, op), []).append(float(ns))
-                by_round.setdefault((mech, op), {})[int(rnd)] = float(ns)
-    return Run(samples, notes, by_round, mechs, server, props)
+    """One bench boot (guestlog.py): samples per (mech, op), the run's notes,
+    samples per round, the mechanisms, the echo server's samples, the unit."""
+    boot = guestlog.read_boot(path, 'bench')
+    unit = guestlog.unit(boot)
+    key = f'{unit}_per_op'
+    samples, by_round, server = {}, {}, {}
+    for r in boot.by_type['sample']:
+        k = (r['mech'], r['op'])
+        samples.setdefault(k, []).append(r[key])
+        by_round.setdefault(k, {})[r['round']] = r[key]
+    for r in boot.by_type['server_sample']:
+        server.setdefault((r['mech'], r['op']), []).append(r[key])
+    return Run(samples, boot.notes, by_round, [Mech(m) for m in boot.mechs], server, unit)
 
 
 def pct(xs, p):
@@ -266,12 +252,15 @@ def main():
     outdir, meta_path = sys.argv[1], sys.argv[2]
     runs = dict(a.split('=', 1) for a in sys.argv[3:])
     meta = json.load(open(meta_path))
-    parsed = {name: parse(path) for name, path in runs.items()}
+    try:
+        parsed = {name: parse(path) for name, path in runs.items()}
+    except (OSError, guestlog.LogError) as e:
+        print(f'report: {e}', file=sys.stderr)
+        return 1
     st = {name: stats(run.samples) for name, run in parsed.items()}
     rounds = {name: run.by_round for name, run in parsed.items()}
     # The list as the guest printed it (every run prints the same one).
     mechs = next((run.mechs for run in parsed.values() if run.mechs), [])
-    props = next((run.props for run in parsed.values() if run.props), {})
 
     md = ['# KVM_HC_HOST_SYSCALL and its alternatives: one run', '']
     md += [f'- {k}: {v}' for k, v in meta.items()]
@@ -332,24 +321,28 @@ def main():
     open(f'{outdir}/latest.md', 'w').write(text + '\n')
 
     with open(f'{outdir}/latest-samples.csv', 'w') as f:
-        f.write('run,mech,op,sample,ns_per_op\n')
-        for name, (s, _, _, _) in parsed.items():
-            for (m, o), xs in sorted(s.items()):
+        f.write('run,mech,op,sample,value_per_op,unit\n')
+        for name, run in parsed.items():
+            for (m, o), xs in sorted(run.samples.items()):
                 for i, x in enumerate(xs):
-                    f.write(f'{name},{m},{o},{i},{x}\n')
-    summary = {name: {f'{m}/{o}': {'median_ns': v[0], 'p90_ns': v[1], 'n': v[2]}
-                      for (m, o), v in s.items()} for name, s in st.items()}
-    # What a VM mechanism adds above its own floor, paired per round.
-    floor = {name: {f'{m.name}/{op}': d[0] for m in mechs if m.vm for op in OPS[1:]
-                    for d in [paired(rounds[name], (m.name, op), (m.name, 'bare-exit'))] if d}
-             for name in st}
-    json.dump({'meta': meta, 'summary': summary, 'above_floor_ns': floor,
-               'props': [props[i] for i in sorted(props)],
-               'mechanisms': [{'name': m.name, 'vm': m.vm, 'icount_na': m.icount_na,
-                               'summary': m.summary,
-                               'facts': [m.facts.get(i) for i in sorted(props)]}
-                              for m in mechs]},
-              open(f'{outdir}/latest.json', 'w'), indent=1)
+                    f.write(f'{name},{m},{o},{i},{x},{run.unit}\n')
+    js_runs = {}
+    for name, s in st.items():
+        u = parsed[name].unit
+        per_op, floor = {}, {}
+        for (m, o), v in s.items():
+            per_op.setdefault(m, {})[o] = {f'median_{u}': v[0], f'p90_{u}': v[1], 'n': v[2]}
+        # What a VM mechanism adds above its own floor, paired per round.
+        for m in mechs:
+            for op in OPS[1:]:
+                d = paired(rounds[name], (m.name, op), (m.name, 'bare-exit')) if m.vm else None
+                if d:
+                    floor.setdefault(m.name, {})[op] = d[0]
+        js_runs[name] = {'unit': u, 'per_op': per_op, f'above_floor_{u}': floor}
+    results.write(f'{outdir}/latest.json', 'bench', {
+        'meta': meta, 'runs': js_runs,
+        'mechanisms': [{'name': m.name, 'vm': m.vm, 'icount_na': m.icount_na,
+                        'summary': m.summary} for m in mechs]})
 
     # gnuplot: one cluster per op, one bar per mechanism, medians; one file
     # for wall clock, one for path lengths (n/a mechanisms left out there)

@@ -26,22 +26,41 @@ status() {	# name expected actual
 }
 
 # Two mechanisms; facts tested by a passing, a failing and a missing result.
+# latest.json in schema 1 (an archived run): read through the loader.
 mkdir -p "$tmp/results" "$tmp/top/s1/patches"
 cat > "$tmp/results/latest.json" <<'EOF'
 {"meta": {"date": "fixture"},
- "summary": {"wall": {"native/getppid": {"median_ns": 100}, "hypercall/getppid": {"median_ns": 1000},
-                      "native/mixed": {"median_ns": 200}, "hypercall/mixed": {"median_ns": 2000}}},
+ "summary": {"wall": {"native/getppid": {"median_ns": 100, "p90_ns": 100, "n": 1},
+                      "hypercall/getppid": {"median_ns": 1000, "p90_ns": 1000, "n": 1},
+                      "native/mixed": {"median_ns": 200, "p90_ns": 200, "n": 1},
+                      "hypercall/mixed": {"median_ns": 2000, "p90_ns": 2000, "n": 1}}},
  "above_floor_ns": {},
- "props": ["prop A", "prop B", "prop C"],
- "mechanisms": [
-  {"name": "native", "vm": false, "icount_na": "", "summary": "",
-   "facts": [{"answer": "yes", "test": "t_test|native: passes", "design": ""},
-             {"answer": "yes", "test": "", "design": "a reason"},
-             {"answer": "yes", "test": "t_test|native: is not in the log", "design": ""}]},
-  {"name": "hypercall", "vm": true, "icount_na": "", "summary": "",
-   "facts": [{"answer": "yes", "test": "t_test|%m: fails", "design": ""},
-             {"answer": "no", "test": "", "design": "another reason"},
-             {"answer": "yes", "test": "t_test|hypercall: skips", "design": ""}]}]}
+ "mechanisms": [{"name": "native", "vm": false, "icount_na": "", "summary": ""},
+                {"name": "hypercall", "vm": true, "icount_na": "", "summary": ""}]}
+EOF
+# The facts as build/facts prints them, citing tests by id.
+fact() {	# mech prop answer test design
+	printf '{"type":"fact","mech":"%s","prop":%s,"answer":"%s","test":%s,"design":%s}\n' "$@"
+}
+{
+	echo '{"type":"run","tool":"facts","schema":1,"kernel":"x"}'
+	for i in 0 1 2; do
+		printf '{"type":"prop","index":%d,"title":"prop %s"}\n' $i "$(echo ABC | cut -c$((i + 1)))"
+	done
+	echo '{"type":"mech","tool":"facts","name":"native","vm":false,"summary":""}'
+	fact native 0 yes '"t.c.passes"' null
+	fact native 1 yes null '"a reason"'
+	fact native 2 yes '"t.c.missing"' null
+	echo '{"type":"mech","tool":"facts","name":"hypercall","vm":true,"summary":""}'
+	fact hypercall 0 yes '"t.c.fails"' null
+	fact hypercall 1 no null '"another reason"'
+	fact hypercall 2 yes '"t.c.skips"' null
+} > "$tmp/facts"
+cat > "$tmp/ids" <<'EOF'
+t.c.passes | t_test | native: passes
+t.c.missing | t_test | native: is not in the log
+t.c.fails | t_test | %m: fails
+t.c.skips | t_test | hypercall: skips
 EOF
 cat > "$tmp/tap.log" <<'EOF'
 TAP version 13
@@ -69,7 +88,7 @@ diff --git a/include/uapi/linux/kvm_para.h b/include/uapi/linux/kvm_para.h
 +#define KVM_HC_FIXTURE		99	/* a comment */
 EOF
 run() { python3 "$here/decision_report.py" --results "$tmp/results" --tests "$1" \
-	--top "$tmp/top" --out "$tmp/R.md" > "$tmp/out" 2>&1; }
+	--facts "$tmp/facts" --ids "$tmp/ids" --top "$tmp/top" --out "$tmp/R.md" > "$tmp/out" 2>&1; }
 
 run "$tmp/tap.log"
 status "fixture" 0 $?
@@ -88,6 +107,25 @@ expect has "$tmp/R.md" '| s1 | 1 | 2 | +2 -1 |'
 expect has "$tmp/R.md" '3 not backed by a passing test'
 expect lacks "$tmp/R.md" 'nan'
 
+# The same bench rewritten in schema 2, as bench/report.py writes it: same table.
+python3 -c "
+import sys; sys.path.insert(0, '$here/../common/py')
+import results
+js = results.load('$tmp/results/latest.json', 'bench')
+results.write('$tmp/results/latest.json', 'bench',
+              {k: v for k, v in js.items() if k not in ('schema', 'kind')})"
+if grep -q '"schema": 2' "$tmp/results/latest.json"; then ok=$((ok + 1)); else
+	bad=$((bad + 1)); echo "report-check: FAIL: latest.json not rewritten in schema 2"; fi
+run "$tmp/tap.log"
+status "schema 2" 0 $?
+expect has "$tmp/R.md" '| 1.00 | 0.10 | 1.00 | 0.10 |'
+# A result file of a schema this reader does not know: an error, not "not run".
+sed -i 's/"schema": 2/"schema": 9/' "$tmp/results/latest.json"
+run "$tmp/tap.log"
+status "unknown schema" 1 $?
+expect has "$tmp/out" 'result schema 9'
+sed -i 's/"schema": 9/"schema": 2/' "$tmp/results/latest.json"
+
 # No test log: every tested cell says not run, none says ok.
 run "$tmp/none.log"
 status "no test log" 0 $?
@@ -95,18 +133,57 @@ expect has "$tmp/R.md" 'no test log'
 expect lacks "$tmp/R.md" 'yes [1] |'
 
 # A fact with neither a test nor a reason: refused, the cell says so.
-sed -i 's/"test": "", "design": "a reason"/"test": "", "design": ""/' "$tmp/results/latest.json"
+sed -i 's/"test":null,"design":"a reason"/"test":null,"design":null/' "$tmp/facts"
 run "$tmp/tap.log"
 status "fact with no source" 1 $?
 expect has "$tmp/R.md" '**no source**'
 expect has "$tmp/out" 'no source for native: prop B'
 
-# No bench at all: nothing is made up.
+# No bench at all: nothing is made up (the facts do not need one).
+sed -i 's/"test":null,"design":null/"test":null,"design":"a reason"/' "$tmp/facts"
 rm "$tmp/results/latest.json"
 run "$tmp/tap.log"
 status "no bench" 0 $?
 expect has "$tmp/R.md" 'Not run: no bench/results/latest.json'
 expect has "$tmp/R.md" 'nothing: the bench did not run'
+expect has "$tmp/R.md" 'by design: a reason'
+
+# No facts: the matrix says so, nothing is made up.
+run "$tmp/tap.log" && mv "$tmp/facts" "$tmp/facts.off"
+run "$tmp/tap.log"
+status "no facts" 0 $?
+expect has "$tmp/R.md" 'Not run: no facts'
+
+# The bench's own generator (bench/report.py) on a records log (guestlog.py):
+# medians per run in the run's unit, nested, with a schema version.
+mkdir -p "$tmp/bench"
+for run in wall icount1; do
+	unit=$([ $run = wall ] && echo ns || echo insns)
+	{
+		printf '{"type":"run","tool":"bench","schema":1,"kernel":"x","unit":"%s"}\n' $unit
+		echo '{"type":"mech","tool":"bench","name":"native","vm":false,"icount_na":null,"summary":"n"}'
+		echo '{"type":"mech","tool":"bench","name":"hypercall","vm":true,"icount_na":null,"summary":"h"}'
+		echo '{"type":"skip","tool":"bench","mech":"hypercall","op":null,"kind":"missing","reason":"no series"}'
+		for r in 0 1 2; do
+			printf '{"type":"sample","mech":"native","op":"getppid","round":%d,"%s_per_op":%d}\n' \
+				$r $unit $((100 + 10 * r))
+		done
+	} > "$tmp/bench/$run.log"
+done
+echo '{"date": "fixture"}' > "$tmp/bench/meta.json"
+python3 "$here/report.py" "$tmp/bench" "$tmp/bench/meta.json" wall="$tmp/bench/wall.log" \
+	icount1="$tmp/bench/icount1.log" > "$tmp/out" 2>&1
+status "report.py on records" 0 $?
+expect has "$tmp/bench/latest.json" '"schema": 2'
+expect has "$tmp/bench/latest.json" '"median_ns": 110'
+expect has "$tmp/bench/latest.json" '"median_insns": 110'
+expect has "$tmp/bench/latest.md" 'hypercall skipped: no series'
+# A log of a record schema the reader does not know: an error, not "not run".
+sed -i 's/"schema":1/"schema":7/' "$tmp/bench/wall.log"
+python3 "$here/report.py" "$tmp/bench" "$tmp/bench/meta.json" wall="$tmp/bench/wall.log" \
+	> "$tmp/out" 2>&1
+status "report.py on an unknown record schema" 1 $?
+expect has "$tmp/out" 'records of schema 7'
 
 echo "report-check: $ok passed, $bad failed"
 [ "$bad" = 0 ]

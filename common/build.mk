@@ -35,7 +35,7 @@ $(MECH_LIST): FORCE
 	@common/scripts/mech-list.sh $(MECHS) > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 $(OBJ)/common/workload/mech_list.gen.o: $(MECH_LIST)
-	$(CC) $(HOST_CFLAGS) -c -o $@ $<
+	$(CC) $(HOST_CFLAGS) -MMD -c -o $@ $<
 # Every mechanism with the list (expanded once all folders are read).
 WORKLOAD_OBJS = $(WL_CORE_OBJS) $(call mech_objs,$(MECHS)) $(MECH_OBJS) \
 	$(OBJ)/common/workload/mech_list.o $(OBJ)/common/workload/mech_list.gen.o

@@ -19,9 +19,9 @@ struct hc_policy *wl_bpf_policy(struct wl_inst *w);
 	[WL_SECCOMP] = WL_FACT_SECCOMP_TESTED,	\
 	[WL_TRACED] = { "no: such a thread runs nothing", NULL, "after the verdict the call goes to the hypercall's runner, which refuses a traced thread" },	\
 	[WL_SIGNALS] = { "yes", NULL, "after the verdict the call goes to the hypercall's runner; a program only decides, it never blocks" },	\
-	[WL_THREAD_STATE] = { "yes: refused inside KVM_RUN", "semantics_test|%m: arch_prctl(ARCH_GET_GS)", NULL },	\
+	[WL_THREAD_STATE] = { "yes: refused inside KVM_RUN", "semantics.common.gs_base", NULL },	\
 	[WL_SAME_VA] = { "yes", NULL, "KVM translates nothing: every pointer in the call is a host address" },	\
-	[WL_OPT_IN] = { "per vCPU, and CAP_BPF + CAP_PERFMON to attach", "bpf_hc_test|an unprivileged loader is rejected", NULL },	\
+	[WL_OPT_IN] = { "per vCPU, and CAP_BPF + CAP_PERFMON to attach", "bpf_hc.bpf.unprivileged_loader", NULL },	\
 	[WL_NO_NESTED] = WL_FACT_VM_NESTED,	\
 	[WL_CONFIDENTIAL] = { "no", NULL, "as the hypercall: KVM reads the guest's registers" },	\
 }

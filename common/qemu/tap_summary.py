@@ -16,16 +16,25 @@ may quietly not run.
 
 Prints the closing line "N passed, N failed, N skipped"; exit 1 on failure.
 
+With TEST_IDS_FACTS=FILE in the environment (build/facts' records), the
+ids of common/tests/test-ids that REPORT.md's facts cite are held to the
+log too (common/tests/check_test_ids.py), each a counted check.
+
 With --boot MODE (a bench, profile or programs boot, which prints no TAP):
 the boot fails unless its program's "# kvm-hc: MODE exit=0" line and the
 end marker are there and the console log has no splat.
+
+TAP lines are read with common/py/guestlog.py, the one parser of guest logs.
 """
+import os
 import re
 import sys
 
-# A directive is a word after '#' (SKIP, TODO); any other comment after
-# '#' is kept with the result, which still counts.
-RESULT = re.compile(r'^(\s*)(not ok|ok)\b\s*(\d+)?\s*-?\s*([^#]*)(#\s*(\S*)(.*))?$')
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'py'))
+sys.path.insert(0, os.path.join(HERE, '..', 'tests'))
+from guestlog import RESULT, read_lines  # noqa: E402
+
 END = '# kvm-hc: end of run'
 # Kernel messages that fail a run whatever the tests said.  The two ACPI
 # errors QEMU always provokes are not here: they are not splats.
@@ -34,11 +43,6 @@ SPLATS = re.compile(r'(WARNING:|BUG:|Oops|Kernel panic|general protection fault|
                     r'possible recursive locking|circular locking|'
                     r'suspicious RCU usage|DEBUG_LOCKS_WARN_ON|INFO: lockdep|watchdog: BUG|rcu_sched self-detected|'
                     r'new suspected memory leaks)')
-
-
-def read_lines(path):
-    with open(path, errors='replace') as f:
-        return f.read().replace('\r', '').splitlines()
 
 
 def splat_lines(console):
@@ -77,10 +81,7 @@ def main():
         with open(sys.argv[3]) as f:
             expected = {l.split('|', 1)[0].strip() for l in f
                         if l.strip() and not l.startswith('#')}
-    with open(tap_path, errors='replace') as f:
-        tap = f.read().replace('\r', '').splitlines()
-    with open(console_path, errors='replace') as f:
-        console = f.read().replace('\r', '').splitlines()
+    tap, console = read_lines(tap_path), read_lines(console_path)
 
     passed = failed = skipped = 0
     sub = {'pass': 0, 'fail': 0, 'skip': 0}
@@ -127,6 +128,15 @@ def main():
         failed += 1
         problems.append('kernel splat in the console log:')
         problems += ['  ' + l for l in splats[:20]]
+    facts = os.environ.get('TEST_IDS_FACTS')
+    if facts:
+        import check_test_ids
+        for ok, desc in check_test_ids.checks(facts, tap_path):
+            if ok:
+                passed += 1
+            else:
+                failed += 1
+                problems.append('test id: ' + desc)
 
     for p in problems:
         print('# ' + p)

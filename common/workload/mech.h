@@ -16,10 +16,11 @@ struct wl_inst;
 /*
  * The report's semantics matrix (REPORT.md): what holds of a mechanism, one
  * fact per property, declared in the mechanism's own file.  answer is the
- * cell; test names the TAP result that shows it ("program|how the result's
- * description starts", %m standing for the mechanism's name), or design
- * says in one line why it holds without a test.  The report refuses a fact
- * with neither.
+ * cell; test is the stable id (suite.variant.test) of the test that shows
+ * it, from common/tests/test-ids, or design says in one line why it holds
+ * without a test.  The report refuses a fact with neither, and
+ * check_test_ids.py an id the table does not have.  bench/facts.c prints
+ * the facts on the host, without booting.
  */
 enum wl_prop {
 	WL_SECCOMP,		/* the seccomp filters of the thread that runs the call judge it */
@@ -44,7 +45,7 @@ extern const char *const wl_prop_titles[NR_WL_PROPS];
 
 /* Facts most mechanisms of a kind share. */
 #define WL_FACT_NO_GUEST(what) { "n/a", NULL, "no guest: " what }
-#define WL_FACT_SECCOMP_TESTED { "yes", "semantics_test|%m: seccomp:", NULL }
+#define WL_FACT_SECCOMP_TESTED { "yes", "semantics.common.seccomp", NULL }
 #define WL_FACT_VM_NESTED { "no", NULL, "a VM needs KVM, so hardware virtualization: nested, inside a cloud VM" }
 #define WL_FACT_NO_VM_NESTED { "yes", NULL, "no VM: an ordinary process" }
 

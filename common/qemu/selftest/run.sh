@@ -96,6 +96,30 @@ $END" "$CLEAN"
 check_boot "bench boot without the program's status" 1 "$END" "$CLEAN"
 check_boot "bench boot that hung" 1 "# kvm-hc: bench exit=0" "$CLEAN"
 
+# The facts' test ids (common/tests/test-ids) held to the log: a fact that
+# cites a test whose result is not in the log fails the run.
+printf '%s\n' '{"type":"run","tool":"facts","schema":1,"kernel":"x"}' \
+	'{"type":"mech","tool":"facts","name":"m1","vm":true,"summary":"x"}' \
+	'{"type":"fact","mech":"m1","prop":0,"answer":"yes","test":"semantics.common.seccomp","design":null}' \
+	> "$tmp/facts"
+for id in $(sed -n 's/^\([a-z_]*\.[a-z_]*\.[a-z_]*\) |.*/\1/p' "$here/../../tests/test-ids"); do
+	[ "$id" = semantics.common.seccomp ] && continue
+	# every other id of the table has a result, so only the cited one decides
+	prog=$(sed -n "s/^$id | \([a-z_]*\) | \(.*\)$/\1/p" "$here/../../tests/test-ids")
+	start=$(sed -n "s/^$id | [a-z_]* | \(.*\)$/\1/p" "$here/../../tests/test-ids")
+	printf '# running %s\n    ok 1 %s\nok 1 %s\n' "$prog" "${start//%m/m1}" "$prog"
+done > "$tmp/others"
+TEST_IDS_FACTS=$tmp/facts check "a fact's test id with its result" 0 "$(cat "$tmp/others")
+# running semantics_test
+    ok 1 m1: seccomp: the process's filter judges the call
+ok 2 semantics_test
+$END" "$CLEAN"
+TEST_IDS_FACTS=$tmp/facts check "a fact's test id whose test was reworded" 1 "$(cat "$tmp/others")
+# running semantics_test
+    ok 1 m1: seccomp filter: the process's filter judges the call
+ok 2 semantics_test
+$END" "$CLEAN"
+
 echo "harness: verdict logic self-check: $ok ok, $bad wrong"
 # The profile report: a mechanism that did not run says why, never zeros.
 python3 "$here/../../../bench/profile_report.py" --self-test || bad=$((bad + 1))

@@ -9,7 +9,8 @@ Inputs, every one optional (what is missing is said, never filled in):
                             what ran (result files: common/py/results.py)
   FILE                      the mechanisms' facts, printed on the host by
                             build/facts (bench/facts.c), no boot needed
-  DIR/latest-profile.csv    the profile's event counts (bench/profile_report.py)
+  DIR/latest-profile.json   the profile's event counts (bench/profile_report.py;
+                            an archived run's latest-profile.csv is converted)
   DIR/latest-programs.json  unmodified programs (bench/programs_report.py)
   TAP                       the last `make test`'s TAP log (build/runs/test/tap.log)
   TOP/series, */patches     the kernel series, for what they change
@@ -21,7 +22,6 @@ native and the hypercall (the issue's), and the register form in the
 conclusion about the register ABI's goal.
 """
 import argparse
-import csv
 import os
 import re
 import subprocess
@@ -52,18 +52,6 @@ def load_facts(path):
     for f in boot.by_type['fact']:
         facts.setdefault(f['mech'], [None] * len(props))[f['prop']] = f
     return props, facts, [m['name'] for m in boot.mechs]
-
-
-def load_profile(path):
-    counts = {}
-    try:
-        with open(path) as f:
-            for r in csv.DictReader(f):
-                if r['run'] == 'counts' and r['kind'] == 'count':
-                    counts[(r['mech'], r['op'], r['key'])] = float(r['value'])
-    except (OSError, KeyError, ValueError):
-        return None
-    return counts
 
 
 # ---------------------------------------------------------------- 1. performance
@@ -142,7 +130,7 @@ def performance(js, profile, programs):
             ('context-switches', 'context switches'), ('signals', 'signals')]
     md += ['### Events per getppid (the profile\'s counts)', '']
     if not profile:
-        md += ['Not run: no latest-profile.csv (`make profile`).', '']
+        md += ['Not run: no latest-profile.json (`make profile`).', '']
     else:
         md += ['| mechanism | ' + ' | '.join(t for _, t in keys) + ' |',
                '|---|' + '---|' * len(keys)]
@@ -395,7 +383,10 @@ def main():
     ap.add_argument('--out', default=os.path.join(top, 'REPORT.md'))
     a = ap.parse_args()
     js = results.load(os.path.join(a.results, 'latest.json'), 'bench')
-    profile = load_profile(os.path.join(a.results, 'latest-profile.csv'))
+    prof = results.load_profile(a.results)
+    profile = None if prof is None else {
+        (m, op, k): v for m, ops in prof['counts'].items()
+        for op, d in ops.items() for k, v in d.items()}
     programs = results.load(os.path.join(a.results, 'latest-programs.json'), 'programs')
     facts = load_facts(a.facts)
     tap = guestlog.tap_programs(a.tests)

@@ -5,7 +5,8 @@ usage: profile_report.py OUTDIR counts=LOG [path=LOG]
        profile_report.py --self-test
 
 counts: the event-count boot (profile -c); path: the -icount boot (profile
--p).  Writes OUTDIR/latest-profile.md (also printed), latest-profile.csv
+-p).  Writes OUTDIR/latest-profile.md (also printed), latest-profile.json
+(the counts and buckets, schema 2: common/py/results.py), latest-profile.csv
 (every figure), latest-profile-{getppid,mixed}.dat (for plot-profile.gp).
 A mechanism the guest could not run is a row saying why, never zeros.
 """
@@ -17,6 +18,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common', 'py'))
 import guestlog  # noqa: E402
+import results  # noqa: E402
 
 OPS = ['bare-exit', 'getppid', 'mixed']
 # The counts a reader looks at first, in this order; the rest go to the csv.
@@ -333,6 +335,14 @@ def main(argv):
                     w.writerow([name, 'top', m, op, key, v])
             for m, why in r['skip'].items():
                 w.writerow([name, 'skip', m, '', 'why', why])
+    js = {'counts': {}, 'path': {}}
+    for (m, op), d in (counts or {}).get('count', {}).items():
+        js['counts'].setdefault(m, {})[op] = d
+    for (m, op), d in (path or {}).get('path', {}).items():
+        js['path'].setdefault(m, {})[op] = {
+            'insns_per_op': d.get('total'),
+            'buckets_insns': path['bucket'].get((m, op), {})}
+    results.write(os.path.join(outdir, 'latest-profile.json'), 'profile', js)
     if path:
         for op in ('getppid', 'mixed'):
             n = write_dat(path, op, os.path.join(outdir, f'latest-profile-{op}.dat'))

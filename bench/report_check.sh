@@ -100,7 +100,7 @@ expect has "$tmp/R.md" 'by design: a reason'
 expect has "$tmp/R.md" 'tested: t_test, "hypercall: fails..."'	# %m replaced
 expect has "$tmp/R.md" '| 1.00 | 0.10 | 1.00 | 0.10 |'		# native / native, / hypercall
 expect has "$tmp/R.md" 'Unmodified programs: not run'		# no programs file
-expect has "$tmp/R.md" 'Not run: no latest-profile.csv'
+expect has "$tmp/R.md" 'Not run: no latest-profile.json'
 expect has "$tmp/R.md" 'hypercall KVM_HC_FIXTURE 99 |'		# comment dropped
 expect has "$tmp/R.md" 'kvm_fixture'
 expect has "$tmp/R.md" '| s1 | 1 | 2 | +2 -1 |'

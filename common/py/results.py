@@ -14,12 +14,17 @@ Schema 2 (this one): nested objects, no packed keys, units in field names.
                         "runs": {RUN: {"unit", "median_<unit>": {MECH: {PROGRAM: v}},
                                        "ratios": {MECH: {PROGRAM: {"native", "hypercall"}}},
                                        "rounds", "runs", "identical"}}}
+  latest-profile.json  {"schema": 2, "kind": "profile",
+                        "counts": {MECH: {OP: {COUNTER: per_op}}},
+                        "path": {MECH: {OP: {"insns_per_op", "buckets_insns": {BUCKET: v}}}}}
 Schema 1 (the runs archived before 2026-12-07's #27: no "schema" key,
 "mech/op" and "mech|program" keys, median_ns holding instructions in the
 icount runs) is converted on load, so that every archived run reads as a
 schema 2 one and nothing that exists reads as "not run".
 """
+import csv
 import json
+import os
 
 SCHEMA = 2
 
@@ -95,6 +100,36 @@ def _programs_1(old):
     return {'schema': SCHEMA, 'kind': 'programs', 'programs': old.get('programs', []),
             'mechanisms': old.get('mechanisms', []), 'n/a': old.get('n/a', {}),
             'calls': calls, 'runs': runs}
+
+
+def load_profile(results_dir):
+    """The profile's result: latest-profile.json, or, for a run archived
+    before it existed (schema 1), latest-profile.csv converted; None if
+    neither is there."""
+    js = load(os.path.join(results_dir, 'latest-profile.json'), 'profile')
+    if js is not None:
+        return js
+    try:
+        f = open(os.path.join(results_dir, 'latest-profile.csv'))
+    except OSError:
+        return None
+    out = {'schema': SCHEMA, 'kind': 'profile', 'counts': {}, 'path': {}}
+    with f:
+        for r in csv.DictReader(f):
+            try:
+                float(r['value'])
+            except ValueError:
+                continue        # a figure the run did not have
+            if r['run'] == 'counts' and r['kind'] == 'count':
+                out['counts'].setdefault(r['mech'], {}).setdefault(r['op'], {})[
+                    r['key']] = float(r['value'])
+            elif r['run'] == 'path' and r['kind'] in ('path', 'bucket'):
+                cell = out['path'].setdefault(r['mech'], {}).setdefault(r['op'], {})
+                if r['kind'] == 'path' and r['key'] == 'total':
+                    cell['insns_per_op'] = float(r['value'])
+                elif r['kind'] == 'bucket':
+                    cell.setdefault('buckets_insns', {})[r['key']] = float(r['value'])
+    return out
 
 
 UPGRADE_1 = {'bench': _bench_1, 'programs': _programs_1}

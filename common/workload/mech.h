@@ -49,7 +49,14 @@ extern const char *const wl_prop_titles[NR_WL_PROPS];
 #define WL_FACT_VM_NESTED { "no", NULL, "a VM needs KVM, so hardware virtualization: nested, inside a cloud VM" }
 #define WL_FACT_NO_VM_NESTED { "yes", NULL, "no VM: an ordinary process" }
 
-/* What a mechanism is: its ops, like the kernel's ops structs. */
+/*
+ * What a mechanism is: its ops, like the kernel's ops structs.  How a hook
+ * says why it failed: available() and init() point *why at a constant
+ * string naming what is missing or what failed, and init() leaves errno
+ * set; run(), whose reasons are made at run time, writes them into the
+ * caller's buffer.  Callers never see the difference: wl_open() turns the
+ * first into one line in the caller's buffer, errno's text included.
+ */
 struct wl_mech {
 	const char *name;
 	/* One line: where the code runs and who runs the call (README, report). */

@@ -12,8 +12,9 @@
  * spins only then).  Prints records (common/workload/record.h): one "mech"
  * per mechanism, a "skip" for one that does not run, and one "sample" per
  * mechanism, op and round (ns_per_op, or insns_per_op in a -d boot, where
- * guest time counts instructions), held until the last round; the host side (report.py, through
- * common/py/guestlog.py) computes medians, percentiles and ratios.
+ * guest time counts instructions), held until the last round; the host
+ * side (report.py, through common/py/guestlog.py) computes medians,
+ * percentiles and ratios.
  *
  *   run [-r ROUNDS] [-i ITERS] [-s UDP_RR_BYTES] [-m MECHS] [-d]
  * -d: a deterministic (-icount) boot: the mechanisms whose figure means
@@ -44,52 +45,17 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/*
- * The samples are held until the last round and printed then.  A record
- * written while the bench runs keeps the serial port's transmit interrupt
- * busy (ttyS1 runs at 9600 baud: a character is a million guest
- * instructions under -icount) through the samples that follow, so the
- * figures would depend on how long the records are.
- */
-struct held {
-	const char *mech;
-	int op, round;
-	bool server;		/* the echo server's CPU time, not the op's */
-	double per_op;
-};
-static struct held *held;
-static size_t nheld, held_max;
-
-static void hold(const char *mech, int op, int round, bool server, double per_op)
+static void emit_sample(const char *type, const char *mech, int op, int round,
+			double per_op)
 {
-	if (nheld == held_max) {
-		size_t n = held_max ? 2 * held_max : 1024;
-		struct held *h = realloc(held, n * sizeof(*h));
-
-		if (!h) {
-			wl_rec_note(TOOL, "out of memory: a sample dropped");
-			return;
-		}
-		held = h;
-		held_max = n;
-	}
-	held[nheld++] = (struct held){ mech, op, round, server, per_op };
-}
-
-static void print_held(void)
-{
-	const char *unit = deterministic ? "insns_per_op" : "ns_per_op";
 	struct wl_rec r;
-	size_t i;
 
-	for (i = 0; i < nheld; i++) {
-		wl_rec_begin(&r, held[i].server ? "server_sample" : "sample");
-		wl_rec_str(&r, "mech", held[i].mech);
-		wl_rec_str(&r, "op", wl_op_names[held[i].op]);
-		wl_rec_int(&r, "round", held[i].round);
-		wl_rec_num(&r, unit, held[i].per_op, 1);
-		wl_rec_end(&r);
-	}
+	wl_rec_begin(&r, type);
+	wl_rec_str(&r, "mech", mech);
+	wl_rec_str(&r, "op", wl_op_names[op]);
+	wl_rec_int(&r, "round", round);
+	wl_rec_num(&r, deterministic ? "insns_per_op" : "ns_per_op", per_op, 1);
+	wl_rec_end(&r);
 }
 
 /* One round of one mechanism: every op, one sample each; 0 if all ran. */
@@ -124,11 +90,12 @@ static int sample(struct wl_inst *w, int round, long iters)
 		t1 = now_ns();
 		if (round < 0)
 			continue;
-		hold(m->name, op, round, false, (t1 - t0) / iters);
+		emit_sample("sample", m->name, op, round, (t1 - t0) / iters);
 		/* The echo server's own CPU time per transaction, apart. */
 		s1 = wl_op_is_udp(op) ? wl_udp_server_ns() : -1;
 		if (s0 >= 0 && s1 >= 0 && wl_op_is_udp(op))
-			hold(m->name, op, round, true, (double)(s1 - s0) / iters);
+			emit_sample("server_sample", m->name, op, round,
+				    (double)(s1 - s0) / iters);
 	}
 	wl_leave(w);
 	return failed;
@@ -199,6 +166,8 @@ int main(int argc, char **argv)
 			return 1;
 	}
 
+	/* Printed after the last round (record.h: wl_rec_hold()). */
+	wl_rec_hold();
 	for (r = 0; r < rounds; r++) {
 		for (k = 0; k < wl_nr_mechs; k++) {
 			int mech = (r + k) % wl_nr_mechs;
@@ -208,7 +177,7 @@ int main(int argc, char **argv)
 		}
 		fprintf(stderr, "# progress: round %d/%d\n", r + 1, rounds);
 	}
-	print_held();
+	wl_rec_release();
 	for (k = 0; k < wl_nr_mechs; k++)
 		if (avail[k])
 			wl_close(&vms[k]);

@@ -3,7 +3,7 @@
  * Where the cost goes, guest side (/bench/profile in the QEMU guest), for
  * every mechanism of the list and each op of ops[] below.
  *
- *   profile -c [-i ITERS] [-m MECHS]	event counts per op (profile.h), any boot
+ *   profile -c [-i ITERS] [-m MECHS]	event counts per op (counters.h), any boot
  *   profile -p [-i ITERS] [-m MECHS]	the kernel path per op, in an -icount boot
  * MECHS: the mechanisms to run, by name, joined by '+' (default: all).
  *
@@ -521,6 +521,8 @@ int main(int argc, char **argv)
 		wl_rec_str(&rec, "source", wl_counter_sources[k]);
 		wl_rec_end(&rec);
 	}
+	/* Printed at the end: none is sent while an op is measured. */
+	wl_rec_hold();
 	for (k = 0; k < wl_nr_mechs; k++) {
 		const struct wl_mech *m = wl_mechs[k];
 		struct wl_inst w;
@@ -557,6 +559,7 @@ int main(int argc, char **argv)
 	}
 	if (path)
 		wl_rec_note(TOOL, "%llu samples lost", (unsigned long long)sampler.lost);
+	wl_rec_release();
 	unlink(FILE_PATH);
 	return 0;
 }

@@ -3,7 +3,7 @@
 # Boots the bench kernel twice in profile mode: once as the wall-clock bench
 # boots (two vCPUs, so that a mechanism's threads run side by side) for the
 # event counts, once with -icount shift=0 on one vCPU for the kernel path,
-# then writes bench/results/latest-profile.{md,csv,dat,svg}.
+# then writes bench/results/latest-profile.{md,json,csv,dat,svg}.
 #   profile.sh BZIMAGE INITRAMFS RUNDIR
 # Environment: PROFILE_ITERS (100), ACCEL (tcg|kvm; kvm: counts only),
 # MECHS (only these mechanisms, by name, joined by '+'; default all),

@@ -158,6 +158,8 @@ def parse(path):
             name = classify(s['name'])
             b[name] = b.get(name, 0) + s['samples']
     for key, sc in scale.items():
+        if sc <= 0:
+            continue        # nothing sampled: no row, as the guest printed none
         # Every bucket, in the guest's former order, as instructions per op.
         order = r['where'] + [OTHER] + r['buckets']
         r['bucket'][key] = {n: float(f'{raw.get(key, {}).get(n, 0) * sc:.1f}') for n in order}

@@ -225,13 +225,15 @@ int main(int argc, char **argv)
 		size_t n;
 		int j;
 
+		/* The command as a shell would run it (cut at sizeof(cmd)). */
 		n = snprintf(cmd, sizeof(cmd), "busybox");
-		for (j = 0; p->argv[j]; j++)
+		for (j = 0; p->argv[j] && n < sizeof(cmd); j++)
 			n += snprintf(cmd + n, sizeof(cmd) - n, " %s", p->argv[j]);
-		if (p->pipe_to[0])
+		if (p->pipe_to[0] && n < sizeof(cmd))
 			n += snprintf(cmd + n, sizeof(cmd) - n, " | busybox %s %s",
 				      p->pipe_to[0], p->pipe_to[1]);
-		snprintf(cmd + n, sizeof(cmd) - n, "%s", p->to_null ? " > /dev/null" : "");
+		if (p->to_null && n < sizeof(cmd))
+			snprintf(cmd + n, sizeof(cmd) - n, " > /dev/null");
 		wl_rec_begin(&rec, "program");
 		wl_rec_str(&rec, "name", p->name);
 		wl_rec_str(&rec, "command", cmd);

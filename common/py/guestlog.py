@@ -35,7 +35,10 @@ def read_lines(path):
 
 
 def records(lines):
-    """The records among the lines, in order, each a dict with 'type'."""
+    """The records among the lines, in order, each a dict with 'type'.  A
+    line that starts as a record but does not parse (cut short by a crash,
+    or by a kernel message on the same port) becomes a record of type
+    "unreadable", so that a reader can say so rather than lose it."""
     out = []
     for line in lines:
         if not line.startswith('{"type":'):
@@ -43,7 +46,8 @@ def records(lines):
         try:
             rec = json.loads(line)
         except ValueError:
-            continue        # a record cut by the guest's end: not a record
+            out.append({'type': 'unreadable', 'line': line[:120]})
+            continue
         if rec.get('type') == 'run' and rec.get('schema') != REC_SCHEMA:
             raise LogError(f'records of schema {rec.get("schema")}, '
                            f'this reader knows {REC_SCHEMA}')
@@ -74,6 +78,9 @@ def read_boot(path, tool=None):
             seen.add(r['name'])
             mechs.append(r)
     skips, notes = {}, []
+    if by_type['unreadable']:
+        notes.append(f'{len(by_type["unreadable"])} record line(s) of this boot did not '
+                     f'parse, the first: {by_type["unreadable"][0]["line"]}')
     for r in recs:
         if r['type'] == 'note':
             notes.append(f'{r["tool"]}: {r["text"]}')

@@ -50,11 +50,14 @@ static int setup(struct wl_inst *w, const struct wl_mech *m, struct sem_probe **
 		return -1;
 	}
 	/* Idle: each probe enters and leaves (run_probe()). */
-	if (wl_open(w, m, FILE_PATH, WL_OPEN_IDLE, why, len))
+	if (wl_open(w, m, FILE_PATH, WL_OPEN_IDLE, why, len)) {
+		munmap(p, 4096);
 		return -1;
+	}
 	if (m->vm && vmm_map(&w->vm, p, 4096)) {
 		snprintf(why, len, "vmm_map: %s", strerror(errno));
 		wl_close(w);
+		munmap(p, 4096);
 		return -1;
 	}
 	memset(p, 0, sizeof(*p));
@@ -163,6 +166,7 @@ static void test_gs_base(const struct wl_mech *m)
 			snprintf(why, sizeof(why), "returned %ld", (long)p->ret);
 		}
 		wl_close(&w);
+		munmap(p, 4096);
 	}
 	ksft_test_result(ok, "%s: arch_prctl(ARCH_GET_GS) with the guest's GS base %#lx: %s\n",
 			 m->name, GUEST_GS, why);

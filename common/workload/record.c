@@ -2,6 +2,7 @@
 /* The guest -> host record format: see record.h. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
@@ -104,6 +105,27 @@ void wl_rec_strs(struct wl_rec *r, const char *k, const char *const *vals)
 	put(r, "]");
 }
 
+/* Records held by wl_rec_hold(), in order. */
+static struct {
+	bool on;
+	char *buf;
+	size_t len, size;
+	unsigned long dropped;
+} held;
+
+static int write_all(const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(STDOUT_FILENO, buf, len);
+
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
 int wl_rec_end(struct wl_rec *r)
 {
 	put(r, "}\n");
@@ -111,8 +133,46 @@ int wl_rec_end(struct wl_rec *r)
 		fprintf(stderr, "# record too long, dropped: %.60s...\n", r->buf);
 		return -1;
 	}
+	if (held.on) {
+		if (held.len + r->n > held.size) {
+			size_t size = held.size ? 2 * held.size : 1 << 20;
+			char *buf;
+
+			while (size < held.len + r->n)
+				size *= 2;
+			buf = realloc(held.buf, size);
+			if (!buf) {
+				held.dropped++;
+				return -1;
+			}
+			held.buf = buf;
+			held.size = size;
+		}
+		memcpy(held.buf + held.len, r->buf, r->n);
+		held.len += r->n;
+		return 0;
+	}
 	fflush(stdout);
-	return write(STDOUT_FILENO, r->buf, r->n) == (ssize_t)r->n ? 0 : -1;
+	return write_all(r->buf, r->n);
+}
+
+void wl_rec_hold(void)
+{
+	held.on = true;
+}
+
+void wl_rec_release(void)
+{
+	held.on = false;
+	fflush(stdout);
+	if (held.len)
+		write_all(held.buf, held.len);
+	free(held.buf);
+	held.buf = NULL;
+	held.len = held.size = 0;
+	if (held.dropped)
+		wl_rec_note("record", "%lu held records dropped: out of memory", held.dropped);
+	held.dropped = 0;
 }
 
 void wl_rec_run(struct wl_rec *r, const char *tool)

@@ -2,7 +2,7 @@
 /*
  * The one format in which a guest program reports to the host: a record
  * is a JSON object on one line of its own, {"type":"...", ...}, written
- * with one write() so that records of two threads never interleave.  The
+ * whole (one write() per record, or one buffer of held records).  The
  * host reads them with common/py/guestlog.py, and nothing else; TAP lines
  * and "# " comments around them are ignored by it.  Field names carry their
  * unit (ns_per_op, insns_per_op); a boot's first record is of type "run"
@@ -41,6 +41,16 @@ void wl_rec_bool(struct wl_rec *r, const char *key, bool val);
 void wl_rec_strs(struct wl_rec *r, const char *key, const char *const *vals);
 /* Write the record to stdout (a record too long for buf is not written: -1). */
 int wl_rec_end(struct wl_rec *r);
+
+/*
+ * Hold every record from now on in memory, in order, and write them all at
+ * wl_rec_release().  For a program that measures under -icount: a record
+ * written while it measures keeps ttyS1's transmit interrupt (9600 baud, a
+ * character per million guest instructions) busy through the measurements
+ * that follow, so the figures would depend on how much was printed.
+ */
+void wl_rec_hold(void);
+void wl_rec_release(void);
 
 /* The "run" record that opens a boot's records: tool, schema, kernel. */
 void wl_rec_run(struct wl_rec *r, const char *tool);

@@ -10,8 +10,9 @@
  * folder of the variant it belongs to (common/workload/mech/ for those that
  * need no series), listed by one `MECHS +=` line in that folder's build.mk;
  * the build generates the list (mech_list.c holds what reads it).  The
- * tests, the bench and the report iterate over that list and never name a
- * mechanism.
+ * bench, the report and the workload's tests iterate over that list and
+ * never name a mechanism; a test of one variant names the mechanisms it
+ * tests.
  */
 #ifndef WORKLOAD_H
 #define WORKLOAD_H

@@ -41,7 +41,7 @@ MECHS :=
 MECH_OBJS :=
 MECH_LIBS :=
 
-.PHONY: ksft-bins check-test-ids facts all deps kernel tests initramfs test test-kasan fuzz bench profile report clean \
+.PHONY: test-vmx bench-vmx ksft-bins check-test-ids facts all deps kernel tests initramfs test test-kasan fuzz bench profile report clean \
 	distclean check-harness check-series
 
 all:
@@ -165,6 +165,34 @@ test-kasan:
 	@$(MAKE) -s initramfs
 	@ONLY="kvm_smoke_test hc_fuzz_test kvm_pv_syscall_test" \
 		$(RUN_TESTS) $(KASAN_BZIMAGE) $(INITRAMFS) $(RUNS)/test-kasan test
+
+# The same judgement on Intel VMX: the test kernel and initramfs booted on
+# Bochs' emulated Intel CPU (common/bochs/), kvm_intel inside.  A short list
+# by default, under 15 minutes on 2 cores (Bochs runs ordinary code about
+# 12x slower than TCG); VMX_FULL=1 runs every test (about 25 minutes).
+# Not part of make test (CI stays on QEMU); run before resolving a change
+# to a series, and commit its log (common/bochs/README.md).
+VMX_TESTS ?= kvm_smoke_test fix_hypercall_test kvm_pv_test kvm_pv_syscall_test \
+	kvm_pv_syscall_exit_test bpf_hc_test semantics_test hc_fuzz_test
+VMX_FUZZ_CALLS ?= 1920
+test-vmx:
+	@$(MAKE) -s deps
+	@$(MAKE) -s kernel
+	@$(MAKE) -s initramfs facts
+	@cat $(TESTS_OUT)/skips common/bochs/vmx.skips > $(BUILD)/vmx.skips
+	@$(if $(VMX_FULL),,ONLY="$(VMX_TESTS)") \
+		KVMHC_ENV="FUZZ_CALLS=$(or $(FUZZ_CALLS),$(VMX_FUZZ_CALLS)) TEST_TIMEOUT=1200" \
+		EXPECTED_SKIPS=$(BUILD)/vmx.skips TEST_IDS_FACTS=$(BUILD)/facts.jsonl \
+		TIMEOUT=$(if $(VMX_FULL),3600,1500) \
+		common/bochs/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test-vmx test
+
+# The bench's VMX column (bench/vmx.sh): the deterministic bench of the VM
+# mechanisms on Bochs' Intel CPU, then the report again with it.
+bench-vmx:
+	@$(MAKE) -s kernel
+	@FLAVOR=bench common/scripts/kernel.sh all
+	@$(MAKE) -s initramfs
+	@bench/vmx.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 
 # The fuzzer (with the hypercall's selftest) alone, for long runs by hand:
 #   make fuzz FUZZ_SEED=7 FUZZ_CALLS=200000 FUZZ_SECONDS=1800

@@ -7,7 +7,8 @@ set -euo pipefail
 PKGS="linux-source-6.12 qemu-system-x86 busybox-static gcc make bc flex bison
       libelf-dev libssl-dev cpio ccache dwarves clang llvm libbpf-dev bpftool
       zlib1g-dev libzstd-dev
-      xz-utils git python3 rsync kmod gnuplot-nox"
+      xz-utils git python3 rsync kmod gnuplot-nox
+      bochs bochsbios vgabios syslinux mtools dosfstools"
 
 missing=()
 for p in $PKGS; do

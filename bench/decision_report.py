@@ -82,11 +82,13 @@ def performance(js, profile, programs):
         return md + ['Not run: no bench/results/latest.json (`make bench`).', '']
     mechs = [m['name'] for m in js['mechanisms']]
     na = {m['name']: m['icount_na'] for m in js['mechanisms'] if m['icount_na']}
-    runs = [r for r in ('wall', 'icount1') if r in js['runs']]
+    runs = [r for r in ('wall', 'icount1', 'vmx') if r in js['runs']]
     ops = ['getppid', 'mixed', 'udp-rr']
+    titles = {'wall': 'wall clock', 'icount1': 'path length (-icount), AMD SVM (QEMU TCG)',
+              'vmx': 'path length, Intel VMX (Bochs, `make bench-vmx`)'}
     for run in runs:
         icount = run != 'wall'
-        md += [f'### Per operation, {"path length (-icount)" if icount else "wall clock"}', '',
+        md += [f'### Per operation, {titles[run]}', '',
                '| mechanism | ' + ' | '.join(f'{op} / {BASE} | {op} / {HC}' for op in ops) +
                ' | getppid above its floor / native getppid |',
                '|---|' + '---|' * (2 * len(ops) + 1)]
@@ -95,6 +97,8 @@ def performance(js, profile, programs):
             if icount and m in na:
                 md.append(f'| {m} | n/a: {na[m]} |' + ' |' * (2 * len(ops)))
                 continue
+            if run == 'vmx' and median(js, run, m, 'getppid') is None:
+                continue        # not in the VMX run (bench/vmx.sh runs the VM mechanisms)
             f = results.above_floor(js, run, m, 'getppid')
             fc = f'{f / nat:.2f}' if f is not None and nat else '-'
             md.append(f'| {m} | ' + ' | '.join(cells) + f' | {fc} |')
@@ -324,27 +328,30 @@ def conclusions(js, programs, cells):
     if not js:
         return out + ['- nothing: the bench did not run.', '']
     ic = 'icount1' if 'icount1' in js['runs'] else None
-    nat = median(js, ic, BASE, 'getppid') if ic else None
-    for m in (HC_REGS, HC):
-        f = results.above_floor(js, ic, m, 'getppid') if ic else None
-        if f is not None and nat:
-            r = f / nat
-            out.append(f'- Path length: above its own bare hypercall, a getppid through {m} costs '
-                       f'{f / 1000:.2f}k guest instructions, {r:.2f}x a native getppid '
-                       f'({nat / 1000:.2f}k): {"within" if r <= GOAL else "outside"} the '
-                       f'{GOAL}x goal of issue #15.')
-    for run, label in (('wall', 'wall clock'), (ic, 'path length')):
+    vmx = 'vmx' if 'vmx' in js['runs'] else None
+    for run, where in ((ic, 'Path length'), (vmx, 'Path length on Intel VMX (Bochs)')):
+        nat = median(js, run, BASE, 'getppid') if run else None
+        for m in (HC_REGS, HC):
+            f = results.above_floor(js, run, m, 'getppid') if run else None
+            if f is not None and nat:
+                r = f / nat
+                out.append(f'- {where}: above its own bare hypercall, a getppid through {m} '
+                           f'costs {f / 1000:.2f}k guest instructions, {r:.2f}x a native getppid '
+                           f'({nat / 1000:.2f}k): {"within" if r <= GOAL else "outside"} the '
+                           f'{GOAL}x goal of issue #15.')
+    for run, label in (('wall', 'wall clock'), (ic, 'path length'),
+                       (vmx, 'path length on Intel VMX (Bochs)')):
         if not run:
             continue
         hc = median(js, run, HC, 'getppid')
         if not hc:
             continue
         vm = [m['name'] for m in js['mechanisms'] if m['vm'] and m['name'] != HC and
-              not (run != 'wall' and m['icount_na'])]
+              not (run != 'wall' and m['icount_na']) and median(js, run, m['name'], 'getppid')]
         parts = [f'{m} is {compare(median(js, run, m, "getppid"), hc)} it'
                  for m in vm if median(js, run, m, 'getppid')]
         if parts:
-            out.append(f'- {label.capitalize()}, a whole getppid round trip against the '
+            out.append(f'- {label[0].upper() + label[1:]}, a whole getppid round trip against the '
                        f'hypercall\'s: ' + '; '.join(parts) + '.')
     if programs and programs.get('runs'):
         for run, data in programs['runs'].items():

@@ -229,6 +229,37 @@ PUBLISHED = [
 ]
 
 
+def vmx_section(st, rounds, mechs, svm_run):
+    """The VMX column: path lengths on Bochs' Intel CPU (bench/vmx.sh)
+    beside those of QEMU's SVM, for the ops and mechanisms it ran."""
+    vmx = st['vmx']
+    svm = st.get(svm_run, {}) if svm_run else {}
+    ran = [m for m in mechs if any(k[0] == m.name for k in vmx)]
+    out = ['## Intel VMX (Bochs, instruction count) beside AMD SVM (QEMU TCG, -icount)', '',
+           '| mechanism | op | SVM | VMX | VMX / SVM | above its floor, SVM | VMX |',
+           '|---|---|---|---|---|---|---|']
+    for m in ran:
+        for op in OPS:
+            v = vmx.get((m.name, op))
+            if not v or op == 'bare-exit':
+                continue
+            s = svm.get((m.name, op))
+            fv = paired(rounds['vmx'], (m.name, op), (m.name, 'bare-exit')) if m.vm else None
+            fs = (paired(rounds[svm_run], (m.name, op), (m.name, 'bare-exit'))
+                  if m.vm and s else None)
+            cells = [us(s[0]) if s else '-', us(v[0]), f'{v[0] / s[0]:.2f}' if s else '-',
+                     us(fs[0]) if fs else '-', us(fv[0]) if fv else '-']
+            out.append(f'| {m.name} | {op} | ' + ' | '.join(cells) + ' |')
+    out += ['', 'Thousands of guest instructions per op (median).  Both emulators count the '
+            'L1 host\'s instructions, its kernel, KVM and VMM included, and the L2 guest\'s; '
+            'an exit costs them different instruction counts (SVM\'s VMRUN/#VMEXIT under '
+            'TCG against VMX\'s VM entry and exit under Bochs), so compare mechanisms within '
+            'a column.  On VMX, KVM skips the hypercall instruction by the length the VMCS '
+            'reports; TCG\'s SVM has no NRIP save, so KVM decodes it: the floor columns show '
+            'that cost apart.', '']
+    return out
+
+
 def headlines(st, by_round, label, na):
     unit = 'us' if label == 'wall' else 'k insns'
     out = []
@@ -311,6 +342,8 @@ def main():
                       f'{same} of {len(pairs)} individual samples identical to the '
                       'instruction (mechanisms marked n/a left out).')
             md.append('')
+    if st.get('vmx'):
+        md += vmx_section(st, rounds, mechs, icounts[0] if icounts else None)
     md += ['## Headline figures', '']
     for name in ['wall'] + icounts[:1]:
         md += headlines(st.get(name, {}), rounds.get(name, {}), name,

@@ -102,5 +102,15 @@ shell) setsid sh -c 'exec sh </dev/ttyS0 >/dev/ttyS0 2>&1' ;;
 *) run_tests ;;
 esac
 echo "# kvm-hc: end of run" >&3
+# ttyS1 sends what is queued at its baud rate (9600): reboot -f would drop
+# the last of it (a bench's records come at its end).  Wait until the
+# port's transmit count stops moving.
+tx_count() { sed -n 's/^1: .* tx:\([0-9]*\).*/\1/p' /proc/tty/driver/serial; }
+last=-1 now=$(tx_count)
+while [ -n "$now" ] && [ "$now" != "$last" ]; do
+	last=$now
+	sleep 1
+	now=$(tx_count)
+done
 sync
 reboot -f	# with -no-reboot QEMU exits; poweroff needs ACPI sleep

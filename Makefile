@@ -169,7 +169,7 @@ test-kasan:
 # The same judgement on Intel VMX: the test kernel and initramfs booted on
 # Bochs' emulated Intel CPU (common/bochs/), kvm_intel inside.  A short list
 # by default, under 15 minutes on 2 cores (Bochs runs ordinary code about
-# 12x slower than TCG); VMX_FULL=1 runs every test (about 25 minutes).
+# 12x slower than TCG); VMX_FULL=1 runs every test (26 minutes here).
 # Not part of make test (CI stays on QEMU); run before resolving a change
 # to a series, and commit its log (common/bochs/README.md).
 VMX_TESTS ?= kvm_smoke_test fix_hypercall_test kvm_pv_test kvm_pv_syscall_test \

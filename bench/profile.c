@@ -319,7 +319,33 @@ static int measure_total(struct wl_inst *w, int op, long iters, double *total,
 	return 0;
 }
 
-/* k: the symbol's rank in address order, which breaks ties in the top list. */
+/*
+ * Which symbols are one of named[], and which of named[] this kernel has:
+ * matched once, after kallsyms is read, not for every op.
+ */
+static bool *sym_named;
+static bool named_found[NR_NAMED];
+
+static int match_named(void)
+{
+	unsigned int i;
+	size_t k;
+
+	sym_named = calloc(nsyms, sizeof(*sym_named));
+	if (!sym_named)
+		return -1;
+	for (k = 0; k < nsyms; k++)
+		for (i = 0; i < NR_NAMED; i++)
+			if (!strcmp(syms[k].name, named[i]))
+				sym_named[k] = named_found[i] = true;
+	return 0;
+}
+
+/*
+ * A "symbol" record.  k: the symbol's rank in address order, which breaks
+ * ties in the top list; k < 0 for one of named[] this kernel lacks, whose
+ * samples are null.
+ */
 static void emit_symbol(const char *m, const char *o, const char *name, long k,
 			long samples, bool is_named)
 {
@@ -329,8 +355,12 @@ static void emit_symbol(const char *m, const char *o, const char *name, long k,
 	wl_rec_str(&r, "mech", m);
 	wl_rec_str(&r, "op", o);
 	wl_rec_str(&r, "name", name);
-	wl_rec_int(&r, "rank", k);
-	wl_rec_int(&r, "samples", samples);
+	if (k >= 0) {
+		wl_rec_int(&r, "rank", k);
+		wl_rec_int(&r, "samples", samples);
+	} else {
+		wl_rec_str(&r, "samples", NULL);
+	}
 	if (is_named)
 		wl_rec_bool(&r, "named", true);
 	wl_rec_end(&r);
@@ -339,8 +369,7 @@ static void emit_symbol(const char *m, const char *o, const char *name, long k,
 /*
  * Emit where the op's samples fell: the places that are not kernel
  * functions, each kernel function whose samples differ between the
- * measured and the empty job, and each of named[] whatever its samples
- * (a "named" record with no rank when this kernel lacks it).
+ * measured and the empty job, and each of named[] whatever its samples.
  */
 static void emit_path(const char *m, const char *o, const struct tally *t0,
 		      const struct tally *t1)
@@ -357,30 +386,12 @@ static void emit_path(const char *m, const char *o, const struct tally *t0,
 		wl_rec_int(&r, "samples", (long)t1->where[i] - (long)t0->where[i]);
 		wl_rec_end(&r);
 	}
-	for (i = 0; i < (int)NR_NAMED; i++) {
-		long found = -1;
-
-		for (k = 0; k < nsyms; k++)
-			if (!strcmp(syms[k].name, named[i]))
-				found = k;
-		if (found >= 0)
-			continue;
-		wl_rec_begin(&r, "symbol");
-		wl_rec_str(&r, "mech", m);
-		wl_rec_str(&r, "op", o);
-		wl_rec_str(&r, "name", named[i]);
-		wl_rec_bool(&r, "named", true);
-		wl_rec_str(&r, "samples", NULL);
-		wl_rec_end(&r);
-	}
-	for (k = 0; k < nsyms; k++) {
-		bool is_named = false;
-
-		for (i = 0; i < (int)NR_NAMED; i++)
-			is_named |= !strcmp(syms[k].name, named[i]);
-		if (sym_delta(t0, t1, k) || is_named)
-			emit_symbol(m, o, syms[k].name, k, sym_delta(t0, t1, k), is_named);
-	}
+	for (i = 0; i < (int)NR_NAMED; i++)
+		if (!named_found[i])
+			emit_symbol(m, o, named[i], -1, 0, true);
+	for (k = 0; k < nsyms; k++)
+		if (sym_delta(t0, t1, k) || sym_named[k])
+			emit_symbol(m, o, syms[k].name, k, sym_delta(t0, t1, k), sym_named[k]);
 }
 
 /*
@@ -452,7 +463,7 @@ static int setup_sampler(void)
 	write_sysctl("/proc/sys/kernel/perf_cpu_time_max_percent", "0");
 	write_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", "100000");
 	write_sysctl("/proc/sys/kernel/kptr_restrict", "0");
-	return load_kallsyms() || sampler_open(&sampler) ? -1 : 0;
+	return load_kallsyms() || match_named() || sampler_open(&sampler) ? -1 : 0;
 }
 
 static void profile_counts(struct wl_inst *w, int op, long iters)

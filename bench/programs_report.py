@@ -33,7 +33,7 @@ def parse(path):
     calls = {}
     for r in boot.by_type['program_calls']:
         calls.setdefault((r['program'], r['mech']), {})[r['call']] = r['count']
-    return progs, boot.mechs, boot.skips, boot.notes, runs, calls
+    return progs, boot.mechs, boot.skips, boot.notes, runs, calls, guestlog.unit(boot)
 
 
 def esc(text):
@@ -59,7 +59,7 @@ def main():
     progs, all_mechs, na = None, [], {}
     for kind, path in logs:
         try:
-            p, mech_recs, skips, notes, runs, calls = parse(path)
+            p, mech_recs, skips, notes, runs, calls, u = parse(path)
         except (OSError, guestlog.LogError) as e:
             md.append(f'- {kind}: not run ({e})')
             continue
@@ -71,7 +71,7 @@ def main():
         for m in mech_recs:
             if m.get('program_na'):
                 na[m['name']] = m['program_na']
-        icount = kind.startswith('icount')
+        icount = u == 'insns'     # the boot's run record says
         med = medians(runs)
         ran = [m for m in mechs if any((m, pn) in med for pn, _ in p)]
         unit = ('millions of guest instructions (-icount: path length)' if icount
@@ -122,7 +122,6 @@ def main():
                   f'Outputs: **{len(bad)} of {len(runs)} runs differ or failed**: ' +
                   ', '.join(f"{r['mech']} {r['program']} round {r['round']}" for r in bad[:10]))
         md.append('')
-        u = results.unit_of(kind)
         per = {}
         for (m, pn), v in med.items():
             per.setdefault(m, {})[pn] = v

@@ -150,8 +150,9 @@ test:
 # exit, bpf) may take S seconds.
 FUZZ_PATHS := 4
 FUZZ_SLACK = $(if $(FUZZ_SECONDS),$(shell echo $$(($(FUZZ_PATHS) * $(FUZZ_SECONDS) + $(1)))),$(2))
-FUZZ_ENV = $(foreach v,FUZZ_SEED FUZZ_CALLS FUZZ_SECONDS,$(if $($(v)),$(v)=$($(v)))) \
-	TEST_TIMEOUT=$(call FUZZ_SLACK,300,600)
+FUZZ_VARS := FUZZ_SEED FUZZ_CALLS FUZZ_SECONDS FUZZ_VM_CALLS FUZZ_SIGNAL_US FUZZ_STUCK_MS FUZZ_ONLY
+FUZZ_PASS = $(foreach v,$(FUZZ_VARS),$(if $($(v)),$(v)=$($(v))))
+FUZZ_ENV = $(FUZZ_PASS) TEST_TIMEOUT=$(call FUZZ_SLACK,300,600)
 RUN_TESTS = EXPECTED_SKIPS=$(TESTS_OUT)/skips KVMHC_ENV="$(FUZZ_ENV)" common/qemu/run.sh
 
 # The fuzzer, the hypercall's selftest and the smoke test on a KASAN build of
@@ -181,9 +182,9 @@ test-vmx:
 	@$(MAKE) -s initramfs facts
 	@cat $(TESTS_OUT)/skips common/bochs/vmx.skips > $(BUILD)/vmx.skips
 	@$(if $(VMX_FULL),,ONLY="$(VMX_TESTS)") \
-		KVMHC_ENV="FUZZ_CALLS=$(or $(FUZZ_CALLS),$(VMX_FUZZ_CALLS)) TEST_TIMEOUT=1200" \
+		KVMHC_ENV="$(filter-out FUZZ_CALLS=%,$(FUZZ_PASS)) FUZZ_CALLS=$(or $(FUZZ_CALLS),$(VMX_FUZZ_CALLS)) TEST_TIMEOUT=$(or $(VMX_TEST_TIMEOUT),1200)" \
 		EXPECTED_SKIPS=$(BUILD)/vmx.skips TEST_IDS_FACTS=$(BUILD)/facts.jsonl \
-		TIMEOUT=$(if $(VMX_FULL),3600,1500) \
+		TIMEOUT=$(or $(VMX_TIMEOUT),$(if $(VMX_FULL),3600,1500)) \
 		common/bochs/run.sh $(BZIMAGE) $(INITRAMFS) $(RUNS)/test-vmx test
 
 # The bench's VMX column (bench/vmx.sh): the deterministic bench of the VM
@@ -196,7 +197,11 @@ bench-vmx:
 
 # The fuzzer (with the hypercall's selftest) alone, for long runs by hand:
 #   make fuzz FUZZ_SEED=7 FUZZ_CALLS=200000 FUZZ_SECONDS=1800
-# (FUZZ_* also reach the fuzzer in `make test`.)
+# FUZZ_VM_CALLS=N: calls per vCPU per VM (64: a fresh VM every 192 calls),
+# FUZZ_SIGNAL_US=N: each vCPU thread's signal period (2000), FUZZ_STUCK_MS=N:
+# the watchdog's limit (2000), FUZZ_ONLY=hypercall,regs: those paths only
+# (hypercall, exit, bpf, regs).  (FUZZ_* also reach the fuzzer in `make test`
+# and `make test-vmx`; hypercall/README.md has the long runs made.)
 fuzz:
 	@$(MAKE) -s deps
 	@$(MAKE) -s kernel

@@ -427,8 +427,11 @@ int vcpu_call(struct vcpu *v, uint64_t (*fn)(uint64_t), uint64_t arg,
 
 		v->runs++;
 		if (rc) {
-			if (errno == EINTR || errno == EAGAIN)
+			if (errno == EINTR || errno == EAGAIN) {
+				if (v->on_intr)
+					v->on_intr(v, v->intr_ctx);
 				continue;
+			}
 			e->reason = KVM_EXIT_UNKNOWN;
 			return -1;
 		}

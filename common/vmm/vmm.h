@@ -50,6 +50,13 @@ struct vcpu {
 	size_t stack_size;
 	bool user;
 	uint64_t runs;		/* KVM_RUN calls that returned to us */
+	/*
+	 * Called when KVM_RUN returns -EINTR (a signal, or task work), before
+	 * vcpu_call() enters again: the vCPU is out of KVM_RUN, its registers
+	 * are in run->s.regs, and its ioctls answer.  May be NULL.
+	 */
+	void (*on_intr)(struct vcpu *v, void *ctx);
+	void *intr_ctx;
 };
 
 /* Result of one guest call. */

@@ -27,3 +27,10 @@ uint64_t hc_fuzz_guest_run(uint64_t list)
 	}
 	return made;
 }
+
+uint64_t hc_fuzz_guest_spin(uint64_t flag)
+{
+	while (!*(volatile uint64_t *)flag)
+		__builtin_ia32_pause();
+	return 1;
+}

@@ -23,4 +23,10 @@ struct hc_fuzz_list {
 
 /* Make calls next..end-1; returns the number made. */
 uint64_t hc_fuzz_guest_run(uint64_t list);
+/*
+ * The watchdog's own check: a guest call that does not come back, as a
+ * stuck hypercall would look from the host (the vCPU in KVM_RUN, leaving
+ * only for signals), until the host sets *flag.  Returns 1.
+ */
+uint64_t hc_fuzz_guest_spin(uint64_t flag);
 #endif

@@ -35,8 +35,17 @@
  * it was, and none exits to the VMM.  At the end a fresh VM answers getppid through each
  * path.  The runner fails the run on any kernel splat or kmemleak report.
  *
- * FUZZ_SEED, FUZZ_CALLS (per path) and FUZZ_SECONDS (time cap per path)
- * come from the environment (make test FUZZ_SEED=... sets them).
+ * A watchdog flags any vCPU whose call makes no progress for FUZZ_STUCK_MS
+ * (2000): a call that does not come back fails the run, with the vCPU's
+ * registers, the bytes at its rip, its thread's kernel stack and KVM's
+ * trace events for it.  A first check plants such a call to show that the
+ * watchdog catches one.
+ *
+ * FUZZ_SEED, FUZZ_CALLS (per path), FUZZ_SECONDS (time cap per path),
+ * FUZZ_VM_CALLS (calls per vCPU before its VM is replaced: 64),
+ * FUZZ_SIGNAL_US (each vCPU thread's signal period: 2000), FUZZ_STUCK_MS
+ * and FUZZ_ONLY (the paths, by name) come from the environment (make test
+ * FUZZ_SEED=... sets them).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,11 +62,14 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include "kselftest.h"
@@ -68,9 +80,8 @@
 
 #define NR_VCPUS	3		/* vCPU 2 runs at CPL 3 */
 #define CPL3_VCPU	2
-#define PER_VCPU	64		/* calls per vCPU per batch */
 #define CHUNK		16		/* calls per KVM_RUN round trip */
-#define BATCH_CALLS	(NR_VCPUS * PER_VCPU)
+#define BATCH_BLOCKS	(NR_VCPUS * 64)	/* pt_regs blocks: vCPU i uses i * CHUNK.. */
 #define BATCH_TIMEOUT	60		/* seconds: a batch that outlives it hung */
 #define NR_RANGE	470		/* syscall numbers drawn from 0..NR_RANGE-1 */
 #define NR_BITMAP	512
@@ -105,6 +116,29 @@ static const char *const path_hc_name[NR_PATHS] = {
 	"KVM_HC_HOST_SYSCALL_REGS",
 };
 
+/*
+ * The watchdog: a vCPU that makes no progress (its guest's list does not
+ * advance and no new KVM_RUN round trip starts) for stuck_ms has a call
+ * that did not come back.  The batch's chaos thread flags it and asks the
+ * vCPU thread, through a signal that ends its KVM_RUN, for the vCPU's
+ * registers and the bytes at rip; the parent, which is root and not
+ * chrooted, adds the thread's kernel stack and KVM's trace events for it.
+ */
+enum { STUCK_NONE, STUCK_FLAGGED, STUCK_REGS, STUCK_CAPTURED };
+
+struct fuzz_stuck {
+	atomic_int state;
+	int vcpu, tid;
+	unsigned long batch;
+	struct hc_fuzz_call call;	/* the call, as generated */
+	uint64_t sys_nr;
+	int regs_ok, sregs_ok, code_ok;
+	struct kvm_regs regs;
+	struct kvm_sregs sregs;
+	uint8_t code[16];		/* the guest's bytes at rip */
+	unsigned long intrs;		/* KVM_RUN -EINTR returns in the call */
+};
+
 /* Counts of one path, in memory shared with the batch children. */
 struct fuzz_stats {
 	atomic_ulong calls, hc_path, other_hc, cpl3, ran, ran_ok, ran_err;
@@ -115,12 +149,22 @@ struct fuzz_stats {
 	atomic_ulong vm_stopped, batches, batch_ok, batch_signal;
 	atomic_ulong batch_stopped, batch_timeout, batch_exit;
 	atomic_ulong batch_max_ms;	/* the longest batch, written by the parent */
+	atomic_ulong stuck, stuck_max_ms;	/* calls that did not come back */
+	atomic_int captured;		/* capture_stuck(): what it got */
 	atomic_ulong nr_ran[NR_BITMAP / 64];
 	atomic_ulong nr_tried[NR_BITMAP / 64];
 	char first_wrong[160];
+	struct fuzz_stuck stuck_rec;	/* the first stuck call, captured */
 };
 
-static struct fuzz_stats *stats;	/* [NR_PATHS], MAP_SHARED */
+/* The run's stats: one per path, then the watchdog's own check. */
+#define STATS_WATCHDOG	NR_PATHS
+static struct fuzz_stats *stats;	/* [NR_PATHS + 1], MAP_SHARED */
+
+/* From the environment, read once by main(): see there. */
+static unsigned long vm_calls = 64, signal_us = 2000, stuck_ms = 2000;
+/* The next batch is the watchdog's check: vCPU 0 spins in one call. */
+static bool planting;
 /* KVM_CHECK_EXTENSION(KVM_CAP_PV_HOST_SYSCALL), read once by main(). */
 static int kvm_cap;
 
@@ -159,7 +203,7 @@ struct fuzz_mem {
 	uint8_t *scratch;	/* arena tail, then a PROT_NONE page */
 	uint8_t *guard;		/* PROT_NONE, right after the arena */
 	uint8_t *regs;		/* REGS_PAGES: see fuzz_map_regs() */
-	struct pt_regs *block;	/* BATCH_CALLS good blocks */
+	struct pt_regs *block;	/* BATCH_BLOCKS good blocks */
 	struct pt_regs *ro;	/* in a read-only page */
 	struct pt_regs *straddle;	/* across a RW and a PROT_NONE page */
 };
@@ -257,6 +301,8 @@ static void gen_regs_call(uint64_t *s, const struct fuzz_mem *m,
 	c->rbx = 0x5a5a5a5a;
 }
 
+static pthread_mutex_t ro_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void gen_call(uint64_t *s, const struct fuzz_mem *m, int slot,
 		     struct hc_fuzz_call *c, struct fuzz_gen *g, int path)
 {
@@ -310,9 +356,12 @@ static void gen_call(uint64_t *s, const struct fuzz_mem *m, int slot,
 			for (size_t i = 0; i < STRADDLE_RW / sizeof(uint64_t); i++)
 				((uint64_t *)a0)[i] = rnd_next(s);
 		} else if (a0 == m->ro) {
+			/* The vCPU threads share it: one writer at a time. */
+			pthread_mutex_lock(&ro_lock);
 			mprotect(m->ro, PAGE, PROT_READ | PROT_WRITE);
 			fill_regs(s, a0, g->sys_nr, m);
 			mprotect(m->ro, PAGE, PROT_READ);
+			pthread_mutex_unlock(&ro_lock);
 		} else {
 			fill_regs(s, a0, g->sys_nr, m);
 		}
@@ -489,13 +538,19 @@ static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
 
 struct fuzz_vcpu_thread {
 	struct vcpu vcpu;
-	struct hc_fuzz_list *list;
-	struct fuzz_gen gen[PER_VCPU];
+	struct hc_fuzz_list *list;	/* CHUNK calls, in guest memory */
+	struct fuzz_gen gen[CHUNK];
 	struct fuzz_vmm *vmm;
+	const struct fuzz_mem *mem;
+	uint64_t seed;			/* this vCPU's own stream of calls */
+	uint64_t *spin;			/* the watchdog's check: spin on this */
 	int path;
 	pthread_t thread;
 	atomic_int tid;
 	atomic_int done;
+	atomic_ulong round;		/* KVM_RUN round trips started */
+	atomic_int want_regs;		/* the watchdog asks for the registers */
+	unsigned long intrs;		/* -EINTR returns in this round trip */
 };
 
 static atomic_ulong child_signals;
@@ -505,31 +560,104 @@ static void on_signal(int sig)
 	atomic_fetch_add(&child_signals, 1);
 }
 
+/*
+ * KVM_RUN returned -EINTR: if the watchdog asked, take the vCPU's registers
+ * while it is out, and the guest's bytes at rip (a guest address is a host
+ * address here; process_vm_readv() fails cleanly where nothing is mapped).
+ */
+static void on_vcpu_intr(struct vcpu *v, void *ctx)
+{
+	struct fuzz_vcpu_thread *t = ctx;
+	struct fuzz_stuck *s = &t->vmm->st->stuck_rec;
+	struct iovec local, remote;
+
+	t->intrs++;
+	if (!atomic_exchange(&t->want_regs, 0))
+		return;
+	s->regs_ok = !ioctl(v->fd, KVM_GET_REGS, &s->regs);
+	s->sregs_ok = !ioctl(v->fd, KVM_GET_SREGS, &s->sregs);
+	if (s->regs_ok) {
+		local = (struct iovec){ s->code, sizeof(s->code) };
+		remote = (struct iovec){ (void *)(uintptr_t)s->regs.rip,
+					 sizeof(s->code) };
+		s->code_ok = process_vm_readv(getpid(), &local, 1, &remote, 1,
+					      0) == sizeof(s->code);
+	}
+	s->intrs = t->intrs;
+	atomic_store(&s->state, STUCK_REGS);
+}
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+/* SIGALRM to this vCPU thread every signal_us: it ends blocking calls. */
+static int start_signal_timer(timer_t *timer)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_THREAD_ID,
+				.sigev_signo = SIGALRM };
+	struct itimerspec its;
+
+	sev.sigev_notify_thread_id = gettid();
+	its.it_interval.tv_sec = signal_us / 1000000;
+	its.it_interval.tv_nsec = signal_us % 1000000 * 1000;
+	its.it_value = its.it_interval;
+	if (timer_create(CLOCK_MONOTONIC, &sev, timer))
+		return -1;
+	return timer_settime(*timer, 0, &its, NULL);
+}
+
+/* One KVM_RUN round trip: the guest makes calls l->next..l->end-1. */
+static int vcpu_round(struct fuzz_vcpu_thread *t, uint64_t (*fn)(uint64_t),
+		      uint64_t arg)
+{
+	struct vmm_exit e;
+
+	t->intrs = 0;
+	atomic_fetch_add(&t->round, 1);
+	return vcpu_call(&t->vcpu, fn, arg, fuzz_exit, t->vmm, &e);
+}
+
 static void *vcpu_thread(void *arg)
 {
 	struct fuzz_vcpu_thread *t = arg;
 	struct hc_fuzz_list *l = t->list;
 	struct fuzz_stats *st = t->vmm->st;
-	uint64_t from = 0;
-	struct vmm_exit e;
+	uint64_t left = vm_calls;
+	timer_t timer;
+	bool timed;
 
 	t->tid = gettid();
-	while (from < PER_VCPU) {
+	t->vcpu.on_intr = on_vcpu_intr;
+	t->vcpu.intr_ctx = t;
+	timed = !start_signal_timer(&timer);
+	if (t->spin) {
+		l->next = 0;
+		l->end = 1;
+		vcpu_round(t, hc_fuzz_guest_spin, (uintptr_t)t->spin);
+		left = 0;
+	}
+	while (left) {
+		uint64_t n = left < CHUNK ? left : CHUNK, j;
 		int r;
 
-		l->next = from;
-		l->end = from + CHUNK < PER_VCPU ? from + CHUNK : PER_VCPU;
-		r = vcpu_call(&t->vcpu, hc_fuzz_guest_run, (uintptr_t)l,
-			      fuzz_exit, t->vmm, &e);
-		for (; from < l->next && from < PER_VCPU; from++)
-			tally(st, t->vcpu.id, &l->call[from], &t->gen[from],
-			      t->path);
+		for (j = 0; j < n; j++)
+			gen_call(&t->seed, t->mem, t->vcpu.id * CHUNK + j,
+				 &l->call[j], &t->gen[j], t->path);
+		l->next = 0;
+		l->end = n;
+		r = vcpu_round(t, hc_fuzz_guest_run, (uintptr_t)l);
+		for (j = 0; j < l->next && j < n; j++)
+			tally(st, t->vcpu.id, &l->call[j], &t->gen[j], t->path);
 		if (r) {
 			/* Counted, not failed: a random call may take the VM away. */
 			atomic_fetch_add(&st->vm_stopped, 1);
 			break;
 		}
+		left -= n;
 	}
+	if (timed)
+		timer_delete(timer);
 	t->done = 1;
 	return NULL;
 }
@@ -671,56 +799,125 @@ static int batch_map(struct vmm *vm, struct fuzz_vcpu_thread *t, int path,
 	return 0;
 }
 
-/* Each vCPU's list of calls, drawn from the seed in a fixed order; 0 or -1. */
-static int batch_generate(struct vmm *vm, struct fuzz_vcpu_thread *t, int path,
-			  const struct fuzz_mem *m, struct fuzz_vmm *vmm,
-			  uint64_t *seed)
+/*
+ * Each vCPU's list (CHUNK calls at a time, drawn by its thread from its
+ * own stream of the batch's seed) and what the batch shares; 0 or -1.
+ */
+static int batch_prepare(struct vmm *vm, struct fuzz_vcpu_thread *t, int path,
+			 const struct fuzz_mem *m, struct fuzz_vmm *vmm,
+			 uint64_t *seed)
 {
-	int i, j;
+	int i;
 
 	for (i = 0; i < NR_VCPUS; i++) {
-		size_t sz = sizeof(*t[i].list) + PER_VCPU * sizeof(t[i].list->call[0]);
+		size_t sz = sizeof(*t[i].list) + CHUNK * sizeof(t[i].list->call[0]);
 
 		t[i].list = vmm_alloc(vm, sz);
 		if (!t[i].list)
 			return -1;
 		t[i].vmm = vmm;
+		t[i].mem = m;
 		t[i].path = path;
-		for (j = 0; j < PER_VCPU; j++)
-			gen_call(seed, m, i * PER_VCPU + j, &t[i].list->call[j],
-				 &t[i].gen[j], path);
+		t[i].seed = rnd_next(seed);
+	}
+	if (planting) {
+		t[0].spin = vmm_alloc(vm, sizeof(*t[0].spin));
+		if (!t[0].spin)
+			return -1;
+		*t[0].spin = 0;
 	}
 	return 0;
 }
 
-/* Signals without SA_RESTART, a 2 ms timer, and one thread per vCPU. */
+/* Signals without SA_RESTART (each vCPU thread's timer sends SIGALRM). */
 static int batch_start(struct fuzz_vcpu_thread *t)
 {
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
-	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
 	int i;
 
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	setitimer(ITIMER_REAL, &it, NULL);
 	for (i = 0; i < NR_VCPUS; i++)
 		if (pthread_create(&t[i].thread, NULL, vcpu_thread, &t[i]))
 			return -1;
 	return 0;
 }
 
-/* The chaos thread: swap, close and signal until every vCPU is done. */
-static void batch_chaos(struct fuzz_vcpu_thread *t, struct fuzz_stats *st,
-			uint64_t *seed)
+static double now(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What the watchdog knows of one vCPU. */
+struct fuzz_watch {
+	uint64_t mark;		/* round trips and calls made, at since */
+	double since;
+	bool flagged;
+};
+
+/* Flag a vCPU that made no progress for stuck_ms; see struct fuzz_stuck. */
+static void watch_vcpu(struct fuzz_vcpu_thread *t, struct fuzz_watch *w,
+		       struct fuzz_stats *st, unsigned long batch, double t_now)
+{
+	uint64_t next = __atomic_load_n(&t->list->next, __ATOMIC_RELAXED);
+	uint64_t mark = (atomic_load(&t->round) << 20) + next;
+	struct fuzz_stuck *s = &st->stuck_rec;
+	int expect = STUCK_NONE;
+
+	if (mark != w->mark || t->done) {
+		if (w->flagged) {
+			unsigned long ms = (t_now - w->since) * 1000;
+
+			if (ms > st->stuck_max_ms)
+				st->stuck_max_ms = ms;
+		}
+		w->mark = mark;
+		w->since = t_now;
+		w->flagged = false;
+		return;
+	}
+	if (w->flagged || (t_now - w->since) * 1000 < stuck_ms)
+		return;
+	w->flagged = true;
+	atomic_fetch_add(&st->stuck, 1);
+	if (!atomic_compare_exchange_strong(&s->state, &expect, STUCK_FLAGGED))
+		return;		/* only the first one is captured */
+	s->vcpu = t->vcpu.id;
+	s->tid = t->tid;
+	s->batch = batch;
+	if (next < CHUNK && !t->spin) {
+		s->call = t->list->call[next];
+		s->sys_nr = t->gen[next].sys_nr;
+	}
+	atomic_store(&t->want_regs, 1);
+	syscall(SYS_tgkill, getpid(), t->tid, SIGUSR1);
+}
+
+/*
+ * The chaos thread: swap, close and signal until every vCPU is done, and
+ * watch them.  The watchdog's check ends its spin once the parent has the
+ * capture (or after long enough that the parent surely missed it).
+ */
+static void batch_chaos(struct fuzz_vcpu_thread *t, struct fuzz_stats *st,
+			uint64_t *seed, unsigned long batch)
+{
+	struct fuzz_watch w[NR_VCPUS];
+	double t0 = now();
 	int i, done;
+
+	for (i = 0; i < NR_VCPUS; i++)
+		w[i] = (struct fuzz_watch){ .mark = -1ULL, .since = t0 };
 
 	do {
 		uint64_t r = rnd_next(seed);
 		int fd = FD_CHAOS_LO + (r >> 8) % FD_CHAOS_N;
 		struct timespec ts = { 0, 200000 };
+		double t_now = now();
 		int tid;
 
 		switch (r % 4) {
@@ -738,16 +935,24 @@ static void batch_chaos(struct fuzz_vcpu_thread *t, struct fuzz_stats *st,
 		}
 		atomic_fetch_add(&st->fd_ops, (r % 4) < 2);
 		nanosleep(&ts, NULL);
-		for (done = 0, i = 0; i < NR_VCPUS; i++)
+		for (done = 0, i = 0; i < NR_VCPUS; i++) {
+			if (t[i].tid)
+				watch_vcpu(&t[i], &w[i], st, batch, t_now);
 			done += t[i].done;
+		}
+		if (t[0].spin && !*t[0].spin &&
+		    (atomic_load(&st->stuck_rec.state) == STUCK_CAPTURED ||
+		     t_now - t0 > 3 * stuck_ms / 1000.0 + 10))
+			__atomic_store_n(t[0].spin, 1, __ATOMIC_RELEASE);
 	} while (done < NR_VCPUS);
 }
 
 /* One batch, in a child of its own: set up, run, and exit 0 (3: set-up). */
-static void batch_child(int path, uint64_t seed, const char *root)
+static void batch_child(int path, uint64_t seed, unsigned long batch,
+			const char *root)
 {
 	static struct fuzz_vcpu_thread t[NR_VCPUS];
-	struct fuzz_stats *st = &stats[path];
+	struct fuzz_stats *st = &stats[planting ? STATS_WATCHDOG : path];
 	struct fuzz_vmm vmm = { .st = st,
 				.exit_expected = path == PATH_EXIT || path == PATH_BPF };
 	struct fuzz_mem m = { 0 };
@@ -757,34 +962,26 @@ static void batch_child(int path, uint64_t seed, const char *root)
 	setsid();
 	batch_silence();
 	if (batch_map(&vm, t, path, &m, &vmm) ||
-	    batch_generate(&vm, t, path, &m, &vmm, &seed))
+	    batch_prepare(&vm, t, path, &m, &vmm, &seed))
 		_exit(3);
 	open_templates();
 	if (drop_privileges(root) || batch_start(t))
 		_exit(3);
-	batch_chaos(t, st, &seed);
+	batch_chaos(t, st, &seed, batch);
 	for (i = 0; i < NR_VCPUS; i++)
 		pthread_join(t[i].thread, NULL);
 	atomic_fetch_add(&st->signals, child_signals);
 	_exit(0);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Say what a batch that hung was doing, then end it. */
-static void report_hang(pid_t pid, int path, int batch)
+static void report_hang(pid_t pid, int path, int batch, unsigned long timeout)
 {
 	char p[64], buf[256];
 	FILE *f;
 
-	ksft_print_msg("%s batch %d: no end after %d s; its threads:\n",
-		       path_name[path], batch, BATCH_TIMEOUT);
+	ksft_print_msg("%s batch %d: no end after %lu s; its threads:\n",
+		       path_name[path], batch, timeout);
 	snprintf(p, sizeof(p), "/proc/%d/task", pid);
 	snprintf(buf, sizeof(buf),
 		 "for t in %s/*; do echo \"  $(cat $t/stat | cut -d' ' -f3) $(cat $t/wchan)\"; "
@@ -798,12 +995,153 @@ static void report_hang(pid_t pid, int path, int batch)
 	kill(pid, SIGKILL);
 }
 
-/* Run one batch; its counts land in stats[path]. */
+/* Print a command's output, indented, as TAP comments. */
+static int print_cmd(const char *cmd, const char *indent)
+{
+	char buf[256];
+	int lines = 0;
+	FILE *f = popen(cmd, "r");
+
+	while (f && fgets(buf, sizeof(buf), f)) {
+		ksft_print_msg("%s%s", indent, buf);
+		lines++;
+	}
+	if (f)
+		pclose(f);
+	return lines;
+}
+
+#define TRACEFS "/sys/kernel/tracing"
+
+static void trace_write(const char *file, const char *what)
+{
+	char p[128];
+	int fd;
+
+	snprintf(p, sizeof(p), TRACEFS "/%s", file);
+	fd = open(p, O_WRONLY | O_TRUNC);
+	if (fd >= 0) {
+		if (write(fd, what, strlen(what)) < 0)
+			ksft_print_msg("  %s: %s\n", p, strerror(errno));
+		close(fd);
+	}
+}
+
+/*
+ * KVM's trace events of one thread for @ms: kvm_entry, kvm_exit,
+ * kvm_hypercall and the rest of the kvm group.  The number of lines read.
+ */
+static int trace_thread(int tid, int ms)
+{
+	char cmd[256];
+	int lines;
+
+	if (access(TRACEFS "/events/kvm/enable", W_OK) &&
+	    mount("nodev", TRACEFS, "tracefs", 0, NULL))
+		return -1;
+	if (access(TRACEFS "/events/kvm/enable", W_OK))
+		return -1;
+	trace_write("tracing_on", "0");
+	trace_write("trace", "");
+	snprintf(cmd, sizeof(cmd), "%d", tid);
+	trace_write("set_event_pid", cmd);
+	trace_write("events/kvm/enable", "1");
+	trace_write("tracing_on", "1");
+	usleep(ms * 1000);
+	trace_write("tracing_on", "0");
+	trace_write("events/kvm/enable", "0");
+	trace_write("set_event_pid", "");
+	ksft_print_msg("  KVM trace events of the vCPU thread over %d ms, by event:\n", ms);
+	snprintf(cmd, sizeof(cmd),
+		 "grep -v '^#' " TRACEFS "/trace | grep -o ' kvm_[a-z_]*:' | sort | uniq -c");
+	lines = print_cmd(cmd, "    ");
+	ksft_print_msg("  the first 24 of them:\n");
+	print_cmd("grep -v '^#' " TRACEFS "/trace | head -24 | cut -c1-200", "    ");
+	trace_write("trace", "");
+	return lines;
+}
+
+/*
+ * The parent's half of the watchdog: the stuck vCPU thread's kernel stack
+ * and trace, then what its thread took (registers, sregs, code at rip).
+ * Says what it got in st->captured: 1 a stack, 2 trace, 4 registers.
+ */
+static void capture_stuck(pid_t pid, struct fuzz_stats *st, const char *what)
+{
+	atomic_int *got = &st->captured;
+	struct fuzz_stuck *s = &st->stuck_rec;
+	const struct kvm_regs *r = &s->regs;
+	const struct kvm_sregs *sr = &s->sregs;
+	double until = now() + 2;
+	char cmd[160];
+	int i;
+
+	ksft_print_msg("%s batch %lu: vCPU %d (tid %d) made no progress for %lu ms: a call did not come back\n",
+		       what, s->batch, s->vcpu, s->tid, stuck_ms);
+	if (s->call.nr)
+		ksft_print_msg("  the call: hc %#lx a0 %#lx a1 %#lx nr %#lx args %#lx %#lx %#lx %#lx %#lx %#lx%s\n",
+			       (unsigned long)s->call.nr, (unsigned long)s->call.a0,
+			       (unsigned long)s->call.a1, (unsigned long)s->sys_nr,
+			       (unsigned long)s->call.args[0], (unsigned long)s->call.args[1],
+			       (unsigned long)s->call.args[2], (unsigned long)s->call.args[3],
+			       (unsigned long)s->call.args[4], (unsigned long)s->call.args[5],
+			       s->call.regs_form ? " (register form)" : "");
+	/*
+	 * A thread in guest mode is running: /proc shows no stack for it
+	 * then.  Five looks, 100 ms apart, catch it outside the guest if it
+	 * ever is (in a page fault, a halt, a blocking call).
+	 */
+	for (i = 0; i < 5; i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "cd /proc/%d/task/%d && echo \"state $(cut -d' ' -f3 stat), wchan $(cat wchan), "
+			 "in syscall $(cut -d' ' -f1 syscall)\"; cat stack",
+			 pid, s->tid);
+		ksft_print_msg("  its kernel state and stack, look %d:\n", i + 1);
+		if (print_cmd(cmd, "    ") > 1)
+			atomic_fetch_or(got, 1);
+		usleep(100000);
+	}
+	if (trace_thread(s->tid, 300) > 0)
+		atomic_fetch_or(got, 2);
+	else
+		ksft_print_msg("  no KVM trace events (tracefs or the kvm events unavailable, or none)\n");
+	while (atomic_load(&s->state) != STUCK_REGS && now() < until)
+		usleep(5000);
+	if (atomic_load(&s->state) != STUCK_REGS) {
+		ksft_print_msg("  the vCPU thread did not leave KVM_RUN for 2 s after a signal: no registers\n");
+	} else if (s->regs_ok) {
+		atomic_fetch_or(got, 4);
+		ksft_print_msg("  after %lu KVM_RUN -EINTR returns: rip %#llx rsp %#llx rflags %#llx\n",
+			       s->intrs, r->rip, r->rsp, r->rflags);
+		ksft_print_msg("  rax %#llx rbx %#llx rcx %#llx rdx %#llx rsi %#llx rdi %#llx\n",
+			       r->rax, r->rbx, r->rcx, r->rdx, r->rsi, r->rdi);
+		ksft_print_msg("  r8 %#llx r9 %#llx r10 %#llx r11 %#llx\n",
+			       r->r8, r->r9, r->r10, r->r11);
+		if (s->sregs_ok)
+			ksft_print_msg("  cr0 %#llx cr3 %#llx cr4 %#llx efer %#llx cs %#x (dpl %d) ss %#x idt %#llx/%#x\n",
+				       sr->cr0, sr->cr3, sr->cr4, sr->efer,
+				       sr->cs.selector, sr->cs.dpl, sr->ss.selector,
+				       sr->idt.base, sr->idt.limit);
+		if (s->code_ok) {
+			char hex[3 * sizeof(s->code) + 1];
+
+			for (i = 0; i < (int)sizeof(s->code); i++)
+				snprintf(hex + 3 * i, 4, " %02x", s->code[i]);
+			ksft_print_msg("  bytes at rip:%s\n", hex);
+		}
+	}
+	atomic_store(&s->state, STUCK_CAPTURED);
+}
+
+/* Run one batch; its counts land in stats[path] (the watchdog's own). */
 static void run_batch(int path, uint64_t seed, int batch, const char *root)
 {
-	struct fuzz_stats *st = &stats[path];
-	double deadline = now() + BATCH_TIMEOUT;
+	struct fuzz_stats *st = &stats[planting ? STATS_WATCHDOG : path];
+	/* A batch of long-lived VMs gets time for its calls: 50 a second. */
+	unsigned long timeout = BATCH_TIMEOUT + NR_VCPUS * vm_calls / 50;
+	double deadline = now() + timeout;
 	unsigned long ms;
+	int state;
 	int status;
 	pid_t pid;
 
@@ -813,10 +1151,14 @@ static void run_batch(int path, uint64_t seed, int batch, const char *root)
 	if (pid < 0)
 		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
 	if (pid == 0)
-		batch_child(path, seed, root);
+		batch_child(path, seed, batch, root);
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG | WUNTRACED);
 
+		state = atomic_load(&st->stuck_rec.state);
+		if (state == STUCK_FLAGGED || state == STUCK_REGS)
+			capture_stuck(pid, st, planting ? "watchdog check" :
+				      path_name[path]);
 		if (w == pid && WIFSTOPPED(status)) {
 			/* A random tgkill(SIGSTOP) stops the batch: end it. */
 			atomic_fetch_add(&st->batch_stopped, 1);
@@ -829,13 +1171,13 @@ static void run_batch(int path, uint64_t seed, int batch, const char *root)
 			break;
 		if (now() > deadline) {
 			atomic_fetch_add(&st->batch_timeout, 1);
-			report_hang(pid, path, batch);
+			report_hang(pid, path, batch, timeout);
 			waitpid(pid, &status, 0);
 			return;
 		}
 		usleep(5000);
 	}
-	ms = (now() - deadline + BATCH_TIMEOUT) * 1000;
+	ms = (now() - deadline + timeout) * 1000;
 	if (ms > st->batch_max_ms)
 		st->batch_max_ms = ms;
 	if (WIFSIGNALED(status))
@@ -942,7 +1284,7 @@ static bool report(int path, double secs)
 	struct fuzz_stats *st = &stats[path];
 	bool ok = !st->unexpected && !st->cpl3_wrong && !st->bad_a0_wrong &&
 		  !st->far_nr_wrong && !st->rbx_wrong && !st->exit_wrong &&
-		  !st->batch_timeout && !st->batch_exit;
+		  !st->batch_timeout && !st->batch_exit && !st->stuck;
 
 	ksft_print_msg("%s: %lu calls in %lu batches, %.1f s (%.0f calls/s)\n",
 		       path_name[path], st->calls, st->batches, secs,
@@ -972,6 +1314,8 @@ static bool report(int path, double secs)
 		       st->batch_timeout, st->batch_exit, st->vm_stopped,
 		       st->last_stop_reason,
 		       st->batch_max_ms / 1000.0);
+	ksft_print_msg("  watchdog: calls without progress for %lu ms or more: %lu (longest %.1f s)\n",
+		       stuck_ms, st->stuck, st->stuck_max_ms / 1000.0);
 	if (st->first_wrong[0])
 		ksft_print_msg("  first wrong result: %s\n", st->first_wrong);
 	return ok;
@@ -984,7 +1328,7 @@ static bool report(int path, double secs)
  */
 static struct fuzz_stats *map_stats(void)
 {
-	size_t size = (NR_PATHS * sizeof(*stats) + PAGE - 1) & ~(PAGE - 1);
+	size_t size = ((NR_PATHS + 1) * sizeof(*stats) + PAGE - 1) & ~(PAGE - 1);
 	uint8_t *p = mmap(NULL, size + 2 * PAGE, PROT_NONE,
 			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
@@ -1000,20 +1344,64 @@ static unsigned long env_ul(const char *name, unsigned long dflt)
 	return v && *v ? strtoul(v, NULL, 0) : dflt;
 }
 
+/*
+ * The watchdog must be able to fail a run: vCPU 0 of one batch spins in a
+ * guest call that does not return until the capture is taken.  It must be
+ * flagged once, with the thread's kernel stack, KVM trace events and the
+ * registers (rip inside the spin).
+ */
+static void watchdog_check(const char *root)
+{
+	struct fuzz_stats *st = &stats[STATS_WATCHDOG];
+	uint64_t rip, spin = (uintptr_t)hc_fuzz_guest_spin;
+	unsigned long vm_calls_saved = vm_calls;
+	bool in_spin;
+	int got;
+
+	vm_calls = 16;
+	planting = true;
+	run_batch(PATH_HYPERCALL, 1, 0, root);
+	planting = false;
+	vm_calls = vm_calls_saved;
+	got = atomic_load(&st->captured);
+	rip = st->stuck_rec.regs.rip;
+	in_spin = rip >= spin && rip < spin + 64;
+	ksft_print_msg("watchdog check: %lu flagged, longest %.1f s; stack %s, trace %s, registers %s (rip %#lx, the spin at %#lx)\n",
+		       st->stuck, st->stuck_max_ms / 1000.0,
+		       got & 1 ? "yes" : "no", got & 2 ? "yes" : "no",
+		       got & 4 ? "yes" : "no", (unsigned long)rip,
+		       (unsigned long)spin);
+	/* Its stack shows only if it is caught outside guest mode: not required. */
+	ksft_test_result(st->stuck == 1 && (got & 6) == 6 && in_spin &&
+			 !st->batch_timeout,
+			 "watchdog: a guest call that spins is flagged after %lu ms, with its registers and KVM trace\n",
+			 stuck_ms);
+}
+
 int main(void)
 {
 	unsigned long seed = env_ul("FUZZ_SEED", 1);
-	unsigned long calls = env_ul("FUZZ_CALLS", 80 * BATCH_CALLS);
+	unsigned long calls = env_ul("FUZZ_CALLS", 80 * NR_VCPUS * 64);
 	unsigned long cap = env_ul("FUZZ_SECONDS", 120);
+	unsigned long batch_calls;
+	/* FUZZ_ONLY=hypercall,regs, say: the paths to fuzz (all by default). */
+	const char *only = getenv("FUZZ_ONLY");
 	char root[] = "/tmp/hc_fuzz.XXXXXX";
 	int path;
 
+	vm_calls = env_ul("FUZZ_VM_CALLS", vm_calls) ?: 1;
+	signal_us = env_ul("FUZZ_SIGNAL_US", signal_us) ?: 1;
+	stuck_ms = env_ul("FUZZ_STUCK_MS", stuck_ms) ?: 1;
+	batch_calls = NR_VCPUS * vm_calls;
 	ksft_print_header();
-	ksft_set_plan(2 * NR_PATHS);
+	ksft_set_plan(2 * NR_PATHS + 1);
 	ksft_print_msg("seed %lu, %lu calls per path (%d vCPUs, vCPU %d at CPL 3), time cap %lu s per path\n",
 		       seed, calls, NR_VCPUS, CPL3_VCPU, cap);
-	ksft_print_msg("reproduce: make test FUZZ_SEED=%lu FUZZ_CALLS=%lu (or make fuzz ...)\n",
-		       seed, calls);
+	ksft_print_msg("%lu calls per vCPU per VM, a signal to each vCPU thread every %lu us, "
+		       "a call without progress for %lu ms fails the run\n",
+		       vm_calls, signal_us, stuck_ms);
+	ksft_print_msg("reproduce: make test FUZZ_SEED=%lu FUZZ_CALLS=%lu FUZZ_VM_CALLS=%lu FUZZ_SIGNAL_US=%lu (or make fuzz ...)\n",
+		       seed, calls, vm_calls, signal_us);
 	if (geteuid())
 		ksft_exit_skip("needs root: it creates VMs, chroots and drops to uid %d\n",
 			       NOBODY);
@@ -1022,9 +1410,16 @@ int main(void)
 		ksft_exit_fail_msg("setup: %s\n", strerror(errno));
 	kvm_cap = vmm_kvm_cap(KVM_CAP_PV_HOST_SYSCALL);
 	policy = hc_policy_load();
+	if (path_unavailable(PATH_HYPERCALL))
+		ksft_test_result_skip("watchdog: %s\n", path_unavailable(PATH_HYPERCALL));
+	else
+		watchdog_check(root);
 
 	for (path = 0; path < NR_PATHS; path++) {
 		const char *why = path_unavailable(path);
+
+		if (!why && only && !strstr(only, path_name[path]))
+			why = "not in FUZZ_ONLY";
 		uint64_t s = seed * 0x100000001b3ULL + path;
 		double t0 = now();
 		char msg[160];
@@ -1037,7 +1432,7 @@ int main(void)
 		}
 		if (path == PATH_BPF && hc_policy_attach(policy))
 			ksft_exit_fail_msg("attaching hc_policy: %s\n", strerror(errno));
-		for (b = 0; b * BATCH_CALLS < calls; b++) {
+		for (b = 0; b * batch_calls < calls; b++) {
 			if (now() - t0 > cap) {
 				ksft_print_msg("%s: time cap of %lu s reached after %lu batches\n",
 					       path_name[path], cap, b);

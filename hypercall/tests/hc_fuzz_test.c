@@ -104,16 +104,25 @@
 #define KERNEL_PTR	0xffff888000000000UL
 #define NONCANON_PTR	0x8000000000001000UL
 
-enum { PATH_HYPERCALL, PATH_EXIT, PATH_BPF, PATH_REGS, NR_PATHS };
-static const char *const path_name[NR_PATHS] = { "hypercall", "exit", "bpf", "regs" };
+/*
+ * "bare" is the control: the same batches, signals and descriptor chaos,
+ * in a VM that did not enable KVM_CAP_PV_HOST_SYSCALL, making hypercalls
+ * KVM does not know (-KVM_ENOSYS).  The series' code is not on its path;
+ * what goes wrong there goes wrong without it.
+ */
+enum { PATH_HYPERCALL, PATH_EXIT, PATH_BPF, PATH_REGS, PATH_BARE, NR_PATHS };
+static const char *const path_name[NR_PATHS] = {
+	"hypercall", "exit", "bpf", "regs", "bare"
+};
+#define BARE_NR		1000	/* bare's numbers: BARE_NR and up, unknown */
 /* The hypercall each path is about. */
 static const uint64_t path_hc[NR_PATHS] = {
 	KVM_HC_HOST_SYSCALL, KVM_HC_HOST_SYSCALL, KVM_HC_HOST_SYSCALL,
-	KVM_HC_HOST_SYSCALL_REGS,
+	KVM_HC_HOST_SYSCALL_REGS, BARE_NR,
 };
 static const char *const path_hc_name[NR_PATHS] = {
 	"KVM_HC_HOST_SYSCALL", "KVM_HC_HOST_SYSCALL", "KVM_HC_HOST_SYSCALL",
-	"KVM_HC_HOST_SYSCALL_REGS",
+	"KVM_HC_HOST_SYSCALL_REGS", "an unknown hypercall (control)",
 };
 
 /*
@@ -137,6 +146,7 @@ struct fuzz_stuck {
 	struct kvm_sregs sregs;
 	uint8_t code[16];		/* the guest's bytes at rip */
 	unsigned long intrs;		/* KVM_RUN -EINTR returns in the call */
+	int foreign;			/* the registers are L1's, not the guest's */
 };
 
 /* Counts of one path, in memory shared with the batch children. */
@@ -151,6 +161,8 @@ struct fuzz_stats {
 	atomic_ulong batch_max_ms;	/* the longest batch, written by the parent */
 	atomic_ulong stuck, stuck_max_ms;	/* calls that did not come back */
 	atomic_int captured;		/* capture_stuck(): what it got */
+	atomic_ulong captures;		/* stuck calls captured */
+	atomic_ulong stuck_foreign;	/* ... whose vCPU held L1's state */
 	atomic_ulong nr_ran[NR_BITMAP / 64];
 	atomic_ulong nr_tried[NR_BITMAP / 64];
 	char first_wrong[160];
@@ -314,6 +326,14 @@ static void gen_call(uint64_t *s, const struct fuzz_mem *m, int slot,
 		return;
 	}
 	memset(g, 0, sizeof(*g));
+	if (path == PATH_BARE) {
+		memset(c, 0, sizeof(*c));
+		c->nr = BARE_NR + rnd_below(s, 1 << 16);
+		c->a0 = pick_arg(s, m);
+		c->a1 = pick_arg(s, m);
+		c->ret = 0x5a5a5a5a;
+		return;
+	}
 	c->nr = KVM_HC_HOST_SYSCALL;
 	if (r < 3)
 		c->nr = rnd_below(s, 16);	/* KVM's other hypercalls */
@@ -483,6 +503,15 @@ static void tally(struct fuzz_stats *st, int vcpu, const struct hc_fuzz_call *c,
 		if (c->ret != -HC_KVM_EPERM)
 			wrong(st, &st->cpl3_wrong, "CPL 3 not -KVM_EPERM", c,
 			      g->sys_nr, vcpu);
+		return;
+	}
+	if (path == PATH_BARE) {
+		atomic_fetch_add(&st->hc_path, 1);
+		if (c->ret == -HC_KVM_ENOSYS)
+			atomic_fetch_add(&st->enosys, 1);
+		else
+			wrong(st, &st->unexpected, "unknown hypercall not -KVM_ENOSYS",
+			      c, 0, vcpu);
 		return;
 	}
 	if (c->nr != path_hc[path]) {
@@ -708,7 +737,9 @@ static int setup_vm(struct vmm *vm, struct fuzz_vcpu_thread *t, int path)
 
 		if (vcpu_init(vm, v, i, i == CPL3_VCPU))
 			return -1;
-		if (vcpu_enable_cap(v, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1) ||
+		if (vcpu_enable_cap(v, KVM_CAP_ENFORCE_PV_FEATURE_CPUID, 1))
+			return -1;
+		if (path != PATH_BARE &&
 		    vcpu_enable_cap(v, KVM_CAP_PV_HOST_SYSCALL, mask))
 			return -1;
 	}
@@ -1066,14 +1097,78 @@ static int trace_thread(int tid, int ms)
  * and trace, then what its thread took (registers, sregs, code at rip).
  * Says what it got in st->captured: 1 a stack, 2 trace, 4 registers.
  */
-static void capture_stuck(pid_t pid, struct fuzz_stats *st, const char *what)
+/* The symbol at or below @addr in /proc/kallsyms, into @buf. */
+static void kernel_symbol(uint64_t addr, char *buf, size_t len)
 {
-	atomic_int *got = &st->captured;
-	struct fuzz_stuck *s = &st->stuck_rec;
+	char cmd[160];
+	FILE *f;
+
+	snprintf(buf, len, "?");
+	snprintf(cmd, sizeof(cmd),
+		 "awk '$2 ~ /^[tT]$/ && $1 <= \"%016llx\" && $1 > b { b = $1; s = $3 } "
+		 "END { print s, b }' /proc/kallsyms", (unsigned long long)addr);
+	f = popen(cmd, "r");
+	if (f) {
+		char sym[128];
+		unsigned long long base;
+
+		if (fscanf(f, "%127s %llx", sym, &base) == 2)
+			snprintf(buf, len, "%s+%#llx", sym,
+				 (unsigned long long)addr - base);
+		pclose(f);
+	}
+}
+
+/*
+ * The guest maps nothing in the upper half: a vCPU whose rip and IDT are
+ * kernel addresses holds state the guest never had, the state of the L1
+ * kernel that runs KVM, written into the vCPU from outside.
+ */
+static bool state_is_foreign(const struct fuzz_stuck *s)
+{
+	return s->regs_ok && s->sregs_ok && s->regs.rip >= 0xffff800000000000ULL &&
+	       s->sregs.idt.base >= 0xffff800000000000ULL;
+}
+
+static void print_regs(const struct fuzz_stuck *s)
+{
 	const struct kvm_regs *r = &s->regs;
 	const struct kvm_sregs *sr = &s->sregs;
+	int i;
+
+	ksft_print_msg("  after %lu KVM_RUN -EINTR returns: rip %#llx rsp %#llx rflags %#llx\n",
+		       s->intrs, r->rip, r->rsp, r->rflags);
+	ksft_print_msg("  rax %#llx rbx %#llx rcx %#llx rdx %#llx rsi %#llx rdi %#llx\n",
+		       r->rax, r->rbx, r->rcx, r->rdx, r->rsi, r->rdi);
+	ksft_print_msg("  r8 %#llx r9 %#llx r10 %#llx r11 %#llx\n",
+		       r->r8, r->r9, r->r10, r->r11);
+	if (s->sregs_ok)
+		ksft_print_msg("  cr0 %#llx cr3 %#llx cr4 %#llx efer %#llx cs %#x (dpl %d) ss %#x idt %#llx/%#x\n",
+			       sr->cr0, sr->cr3, sr->cr4, sr->efer,
+			       sr->cs.selector, sr->cs.dpl, sr->ss.selector,
+			       sr->idt.base, sr->idt.limit);
+	if (s->code_ok) {
+		char hex[3 * sizeof(s->code) + 1];
+
+		for (i = 0; i < (int)sizeof(s->code); i++)
+			snprintf(hex + 3 * i, 4, " %02x", s->code[i]);
+		ksft_print_msg("  bytes at rip:%s\n", hex);
+	}
+}
+
+/*
+ * The parent's half of the watchdog: the stuck vCPU thread's kernel state
+ * and trace (the first time in a path), then what its thread took
+ * (registers, sregs, code at rip).  Says what it got in st->captured: 1 a
+ * stack, 2 trace, 4 registers.
+ */
+static void capture_stuck(pid_t pid, struct fuzz_stats *st, const char *what)
+{
+	struct fuzz_stuck *s = &st->stuck_rec;
+	bool brief = atomic_fetch_add(&st->captures, 1) > 0;
+	atomic_int *got = &st->captured;
 	double until = now() + 2;
-	char cmd[160];
+	char cmd[200];
 	int i;
 
 	ksft_print_msg("%s batch %lu: vCPU %d (tid %d) made no progress for %lu ms: a call did not come back\n",
@@ -1091,7 +1186,7 @@ static void capture_stuck(pid_t pid, struct fuzz_stats *st, const char *what)
 	 * then.  Five looks, 100 ms apart, catch it outside the guest if it
 	 * ever is (in a page fault, a halt, a blocking call).
 	 */
-	for (i = 0; i < 5; i++) {
+	for (i = 0; !brief && i < 5; i++) {
 		snprintf(cmd, sizeof(cmd),
 			 "cd /proc/%d/task/%d && echo \"state $(cut -d' ' -f3 stat), wchan $(cat wchan), "
 			 "in syscall $(cut -d' ' -f1 syscall)\"; cat stack",
@@ -1101,34 +1196,26 @@ static void capture_stuck(pid_t pid, struct fuzz_stats *st, const char *what)
 			atomic_fetch_or(got, 1);
 		usleep(100000);
 	}
-	if (trace_thread(s->tid, 300) > 0)
-		atomic_fetch_or(got, 2);
-	else
-		ksft_print_msg("  no KVM trace events (tracefs or the kvm events unavailable, or none)\n");
+	if (!brief) {
+		if (trace_thread(s->tid, 300) > 0)
+			atomic_fetch_or(got, 2);
+		else
+			ksft_print_msg("  no KVM trace events (tracefs or the kvm events unavailable, or none)\n");
+	}
 	while (atomic_load(&s->state) != STUCK_REGS && now() < until)
 		usleep(5000);
 	if (atomic_load(&s->state) != STUCK_REGS) {
 		ksft_print_msg("  the vCPU thread did not leave KVM_RUN for 2 s after a signal: no registers\n");
 	} else if (s->regs_ok) {
 		atomic_fetch_or(got, 4);
-		ksft_print_msg("  after %lu KVM_RUN -EINTR returns: rip %#llx rsp %#llx rflags %#llx\n",
-			       s->intrs, r->rip, r->rsp, r->rflags);
-		ksft_print_msg("  rax %#llx rbx %#llx rcx %#llx rdx %#llx rsi %#llx rdi %#llx\n",
-			       r->rax, r->rbx, r->rcx, r->rdx, r->rsi, r->rdi);
-		ksft_print_msg("  r8 %#llx r9 %#llx r10 %#llx r11 %#llx\n",
-			       r->r8, r->r9, r->r10, r->r11);
-		if (s->sregs_ok)
-			ksft_print_msg("  cr0 %#llx cr3 %#llx cr4 %#llx efer %#llx cs %#x (dpl %d) ss %#x idt %#llx/%#x\n",
-				       sr->cr0, sr->cr3, sr->cr4, sr->efer,
-				       sr->cs.selector, sr->cs.dpl, sr->ss.selector,
-				       sr->idt.base, sr->idt.limit);
-		if (s->code_ok) {
-			char hex[3 * sizeof(s->code) + 1];
-
-			for (i = 0; i < (int)sizeof(s->code); i++)
-				snprintf(hex + 3 * i, 4, " %02x", s->code[i]);
-			ksft_print_msg("  bytes at rip:%s\n", hex);
-		}
+		print_regs(s);
+	}
+	s->foreign = state_is_foreign(s);
+	if (s->foreign) {
+		kernel_symbol(s->regs.rip, cmd, sizeof(cmd));
+		ksft_print_msg("  not the guest's state: rip is %s in the kernel that runs KVM, the IDT at %#llx is that kernel's; "
+			       "the guest maps nothing there (hypercall/README.md, \"Stuck calls\")\n",
+			       cmd, s->sregs.idt.base);
 	}
 	atomic_store(&s->state, STUCK_CAPTURED);
 }
@@ -1156,9 +1243,23 @@ static void run_batch(int path, uint64_t seed, int batch, const char *root)
 		pid_t w = waitpid(pid, &status, WNOHANG | WUNTRACED);
 
 		state = atomic_load(&st->stuck_rec.state);
-		if (state == STUCK_FLAGGED || state == STUCK_REGS)
+		if (state == STUCK_FLAGGED || state == STUCK_REGS) {
 			capture_stuck(pid, st, planting ? "watchdog check" :
 				      path_name[path]);
+			if (st->stuck_rec.foreign) {
+				/*
+				 * It never comes back (the guest triple-faults
+				 * in the end): end the batch now, and capture
+				 * the next one too.
+				 */
+				atomic_fetch_add(&st->stuck_foreign, 1);
+				kill(-pid, SIGKILL);
+				kill(pid, SIGKILL);
+				waitpid(pid, &status, 0);
+				atomic_store(&st->stuck_rec.state, STUCK_NONE);
+				return;
+			}
+		}
 		if (w == pid && WIFSTOPPED(status)) {
 			/* A random tgkill(SIGSTOP) stops the batch: end it. */
 			atomic_fetch_add(&st->batch_stopped, 1);
@@ -1198,6 +1299,8 @@ static const char *path_unavailable(int path)
 
 	if (cap < 0)
 		return "no /dev/kvm";
+	if (path == PATH_BARE)
+		return NULL;
 	if (cap == 0)
 		return "KVM_CAP_PV_HOST_SYSCALL absent (hypercall/ series)";
 	if ((path == PATH_EXIT || path == PATH_BPF) && !(cap & KVM_PV_HOST_SYSCALL_EXIT))
@@ -1247,6 +1350,8 @@ static bool still_answers(int path, char *why, size_t len)
 	if (path == PATH_REGS)
 		l->call[0] = (struct hc_fuzz_call){ .nr = KVM_HC_HOST_SYSCALL_REGS,
 						    .a0 = SYS_getppid, .regs_form = 1 };
+	if (path == PATH_BARE)	/* no getppid here: the unknown call's answer */
+		l->call[0] = (struct hc_fuzz_call){ .nr = BARE_NR };
 	if (path == PATH_BPF)
 		hc_policy_set(policy, SYS_getppid, HCP_KERNEL);
 	if (vcpu_call(&t[0].vcpu, hc_fuzz_guest_run, (uintptr_t)l, fuzz_exit,
@@ -1257,11 +1362,16 @@ static bool still_answers(int path, char *why, size_t len)
 		long got = path == PATH_REGS ? (long)l->call[0].rbx : (long)r->rax;
 
 		ok = !l->call[0].ret && got == getppid();
-		if (ok)
+		if (path == PATH_BARE) {
+			ok = l->call[0].ret == -HC_KVM_ENOSYS;
+			snprintf(why, len, "hypercall %d: ret %ld, expected -KVM_ENOSYS %d",
+				 BARE_NR, (long)l->call[0].ret, -HC_KVM_ENOSYS);
+		} else if (ok) {
 			snprintf(why, len, "ret 0, getppid %ld", got);
-		else
+		} else {
 			snprintf(why, len, "ret %ld, getppid %ld, expected 0, %d",
 				 (long)l->call[0].ret, got, getppid());
+		}
 	}
 	for (int i = 0; i < NR_VCPUS; i++)
 		vcpu_destroy(&t[i].vcpu);
@@ -1284,7 +1394,8 @@ static bool report(int path, double secs)
 	struct fuzz_stats *st = &stats[path];
 	bool ok = !st->unexpected && !st->cpl3_wrong && !st->bad_a0_wrong &&
 		  !st->far_nr_wrong && !st->rbx_wrong && !st->exit_wrong &&
-		  !st->batch_timeout && !st->batch_exit && !st->stuck;
+		  !st->batch_timeout && !st->batch_exit &&
+		  st->stuck == st->stuck_foreign;
 
 	ksft_print_msg("%s: %lu calls in %lu batches, %.1f s (%.0f calls/s)\n",
 		       path_name[path], st->calls, st->batches, secs,
@@ -1314,8 +1425,10 @@ static bool report(int path, double secs)
 		       st->batch_timeout, st->batch_exit, st->vm_stopped,
 		       st->last_stop_reason,
 		       st->batch_max_ms / 1000.0);
-	ksft_print_msg("  watchdog: calls without progress for %lu ms or more: %lu (longest %.1f s)\n",
-		       stuck_ms, st->stuck, st->stuck_max_ms / 1000.0);
+	ksft_print_msg("  watchdog: calls without progress for %lu ms or more: %lu (longest %.1f s); "
+		       "of them with L1's state in the vCPU (counted, not failed): %lu\n",
+		       stuck_ms, st->stuck, st->stuck_max_ms / 1000.0,
+		       st->stuck_foreign);
 	if (st->first_wrong[0])
 		ksft_print_msg("  first wrong result: %s\n", st->first_wrong);
 	return ok;
@@ -1446,7 +1559,7 @@ int main(void)
 				 "%s: fuzz, seed %lu: every result as documented, no hang\n",
 				 path_name[path], seed);
 		ksft_test_result(still_answers(path, msg, sizeof(msg)),
-				 "%s: a fresh VM answers getppid afterwards (%s)\n",
+				 "%s: a fresh VM still answers through the path (%s)\n",
 				 path_name[path], msg);
 		if (path == PATH_BPF)
 			hc_policy_detach(policy);

@@ -24,8 +24,12 @@ fail=0
 
 [ -f "$OUT/.config" ] || { echo "check-series: run 'make kernel' first" >&2; exit 1; }
 
+# The series, then the bench kernel's own patches (bench/patches), which
+# must apply on top of them and build with their option on.
+DIRS="$(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series") bench"
+
 echo "check-series: checkpatch --strict"
-for dir in $(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series"); do
+for dir in $DIRS; do
 	for p in $(cat "$TOP/$dir/patches/series"); do
 		# Run from the kernel tree: given a path inside a git repo,
 		# checkpatch would take the patch for a source file.
@@ -45,7 +49,7 @@ git -C "$SRC" worktree remove --force "$WT" 2>/dev/null || rm -rf "$WT"
 git -C "$SRC" worktree prune
 git -C "$SRC" worktree add -q --detach "$WT" pristine
 mkdir -p "$KCHK"
-for dir in $(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series"); do
+for dir in $DIRS; do
 	for p in $(cat "$TOP/$dir/patches/series"); do
 		if ! git -C "$WT" am -q "$TOP/$dir/patches/$p"; then
 			echo "  $dir/$p: does not apply"
@@ -55,6 +59,11 @@ for dir in $(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series"); d
 		objs=$(git -C "$WT" diff --name-only HEAD~1 HEAD -- '*.c' |
 			grep -v '^tools/\|^samples/\|^Documentation/' | sed 's/\.c$/.o/' || true)
 		cp "$OUT/.config" "$KCHK/.config"
+		if [ "$dir" = bench ]; then
+			for opt in $(sed -n 's/^CONFIG_\(.*\)=y$/\1/p' "$TOP/bench/kernel-bench.config"); do
+				"$WT/scripts/config" --file "$KCHK/.config" --enable "$opt"
+			done
+		fi
 		make -s -C "$WT" O="$KCHK" olddefconfig >/dev/null
 		if [ -z "$objs" ]; then
 			echo "  $dir/$p: applies (no C files)"

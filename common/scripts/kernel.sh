@@ -39,10 +39,15 @@ log() {
 	if [ "$FLAVOR" = test ]; then echo "kernel: $*"; else echo "kernel ($FLAVOR): $*"; fi
 }
 
-# The patch files of every variant listed in `series`, in order.
+# The patch files of every variant listed in `series`, in order, then the
+# bench kernel's own (bench/patches: not part of any series).  The tree is
+# shared by every flavor, so those are applied to it too, each behind a
+# Kconfig option that only the bench flavor's fragment
+# (bench/kernel-bench.config) turns on: the other kernels build none of it.
 series_patches() {
 	local dir p
-	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series" | while read -r dir; do
+	{ sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/series"; echo bench; } |
+	while read -r dir; do
 		[ -f "$TOP/$dir/patches/series" ] || continue
 		sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/$dir/patches/series" |
 		while read -r p; do
@@ -118,6 +123,8 @@ fragments() {
 		[ "$FLAVOR" != bench ] && [ -f "$TOP/$dir/kernel-test.config" ] &&
 			echo "$TOP/$dir/kernel-test.config"
 	done
+	# The options of bench/patches, for the bench kernel only.
+	[ "$FLAVOR" = bench ] && echo "$TOP/bench/kernel-bench.config"
 	return 0
 }
 

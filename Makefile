@@ -112,6 +112,7 @@ CITED_TAP = $(shell sed -n 's/^- tests: `\([^`]*\)`.*/\1/p' REPORT.md)
 check-harness:
 	@common/qemu/selftest/run.sh
 	@bench/report_check.sh
+	@python3 bench/model/model_check.py
 	@$(MAKE) -s check-test-ids
 
 # The facts' test ids against the table and the committed log (needs the
@@ -146,9 +147,9 @@ test:
 
 # Boot a kernel with the test initramfs and judge the run; FUZZ_* on the
 # make command line reach the fuzzer, with per-test timeouts to match.
-# make fuzz FUZZ_SECONDS=S: each of the fuzzer's 4 paths (kernel, regs,
+# make fuzz FUZZ_SECONDS=S: each of the fuzzer's 5 paths (kernel, regs,
 # exit, bpf) may take S seconds.
-FUZZ_PATHS := 4
+FUZZ_PATHS := 5
 FUZZ_SLACK = $(if $(FUZZ_SECONDS),$(shell echo $$(($(FUZZ_PATHS) * $(FUZZ_SECONDS) + $(1)))),$(2))
 FUZZ_VARS := FUZZ_SEED FUZZ_CALLS FUZZ_SECONDS FUZZ_VM_CALLS FUZZ_SIGNAL_US FUZZ_STUCK_MS FUZZ_ONLY
 FUZZ_PASS = $(foreach v,$(FUZZ_VARS),$(if $($(v)),$(v)=$($(v))))
@@ -215,6 +216,7 @@ bench:
 	@$(MAKE) -s initramfs
 	@bench/run.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 	@PROFILE_APPEND=1 bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
+	@bench/model/run.sh bench/results
 
 # REPORT.md (also the end of `make`): the decision a reviewer has to make,
 # from bench/results (make bench) and the last make test's TAP log.

@@ -1,5 +1,5 @@
 # The benchmark's guest program, packed into the initramfs as /bench/run.
-$(BENCH_OUT)/run: $(OBJ)/bench/bench.o $$(WORKLOAD_OBJS)
+$(BENCH_OUT)/run: $(OBJ)/bench/bench.o $(OBJ)/bench/cpu_time.o $$(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 GUEST_TESTS += $(BENCH_OUT)/run

@@ -2,7 +2,8 @@
 """Turn the guest's bench output into the comparison tables.
 
 usage: report.py OUTDIR META.json RUN=LOG [RUN=LOG ...]
-RUN is 'wall' or 'icount1', 'icount2', ...; LOG the guest's ttyS1 output.
+RUN is 'wall' or 'icount1', 'icount2', ..., 'nonrip' (-icount with
+kvm_amd.bench_vmmcall_skip=1) or 'vmx'; LOG the guest's ttyS1 output.
 Writes OUTDIR/latest.md (also printed), latest-samples.csv (every raw
 sample), latest.json (metadata + summary) and latest.dat/.gp for gnuplot.
 """
@@ -32,7 +33,7 @@ class Mech:
         self.icount_na = rec.get('icount_na') or ''
 
 
-Run = collections.namedtuple('Run', 'samples notes by_round mechs server unit')
+Run = collections.namedtuple('Run', 'samples notes by_round mechs server unit cpu')
 
 
 def parse(path):
@@ -48,7 +49,12 @@ def parse(path):
         by_round.setdefault(k, {})[r['round']] = r[key]
     for r in boot.by_type['server_sample']:
         server.setdefault((r['mech'], r['op']), []).append(r[key])
-    return Run(samples, boot.notes, by_round, [Mech(m) for m in boot.mechs], server, unit)
+    cpu = {}
+    for r in boot.by_type.get('cpu_sample', []):
+        cpu.setdefault((r['mech'], r['op']), []).append(
+            (r['self_ns_per_op'], r['others_ns_per_op']))
+    return Run(samples, boot.notes, by_round, [Mech(m) for m in boot.mechs], server, unit,
+               cpu)
 
 
 def pct(xs, p):
@@ -140,20 +146,75 @@ def above_native(st, by_round, mechs, icount, unit_note):
                        f'call; {unit_note}.') + ['']
 
 
-def ratios(st, mechs, icount):
+CPU_OPS = ['getppid', 'mixed', 'udp-rr']
+
+
+def cpu_section(st, cpu, mechs):
+    """CPU time per op, every task summed, beside the latency (one
+    wall-clock boot): above 1.0, more than one CPU worked for the op."""
+    if not cpu:
+        return []
+    out = ['### CPU time per op, every thread (wall clock, first boot)', '',
+           '| mechanism | ' + ' | '.join(f'{op}: latency, CPU (own + others), CPU / latency'
+                                         for op in CPU_OPS) + ' |',
+           '|---|' + '---|' * len(CPU_OPS)]
+    for m in mechs:
+        cells = []
+        for op in CPU_OPS:
+            lat, c = st.get((m.name, op)), cpu.get((m.name, op))
+            if not lat or not c:
+                cells.append('-')
+                continue
+            own = statistics.median(x[0] for x in c)
+            oth = statistics.median(x[1] for x in c)
+            tot = statistics.median(x[0] + x[1] for x in c)
+            cells.append(f'{us(lat[0])}, {us(tot)} ({us(own)} + {us(oth)}), '
+                         f'{tot / lat[0]:.2f}' if lat[0] else '-')
+        if any(c != '-' for c in cells):
+            out.append(f'| {m.name} | ' + ' | '.join(cells) + ' |')
+    return out + ['', 'Microseconds per op, medians over rounds.  CPU: the process clocks of '
+                  'every task of the guest over the sample (bench/cpu_time.c): "own" is the '
+                  'bench process (its vCPU thread, and any thread a mechanism runs in it, '
+                  'such as hc-queue\'s server), "others" every other process (stubs, '
+                  'tracers, supervisors, the echo server, kernel threads).  The guest has '
+                  'two CPUs: CPU / latency near 2 means a second CPU was busy for the op '
+                  'throughout (a spinning server).', '']
+
+
+def ratio_cell(sts, a, b, op):
+    """The ratio of a's median to b's in the first boot, and with more than
+    one boot its [min, max] over them (each boot's own ratio); a range that
+    crosses 1.0 says so."""
+    rs = [r for r in (ratio(st, a, b, op) for st in sts) if r]
+    if not rs:
+        return '-'
+    if len(sts) < 2:
+        return f'{rs[0]:.2f}'
+    lo, hi = min(rs), max(rs)
+    return f'{rs[0]:.2f} [{lo:.2f}, {hi:.2f}]' + (' crosses 1' if lo < 1 < hi else '')
+
+
+def ratios(st, mechs, icount, boots=None):
     """getppid and mixed of each mechanism as ratios to native and to the
-    hypercall, from the medians of one run."""
+    hypercall, from the medians of one run; with boots (the stats of every
+    wall-clock boot, the first being st), each ratio's range over them."""
+    sts = boots or [st]
     out = ['| mechanism | getppid / native | getppid / hypercall | mixed / native | mixed / hypercall |',
            '|---|---|---|---|---|']
     for m in mechs:
         cells = []
         for op in ('getppid', 'mixed'):
             for base in ('native', 'hypercall'):
-                r = None if icount and m.icount_na else ratio(st, m.name, base, op)
-                cells.append('n/a' if icount and m.icount_na else f'{r:.2f}' if r else '-')
+                cells.append('n/a' if icount and m.icount_na else
+                             ratio_cell(sts, m.name, base, op))
         if any(c not in ('-',) for c in cells):
             out.append(f'| {m.name} | ' + ' | '.join(cells) + ' |')
-    return out + ['', 'Ratios of the medians in the table above (same run).', '']
+    note = 'Ratios of the medians in the table above (same run).'
+    if len(sts) > 1:
+        note = (f'Ratios of the medians of the first boot, [min, max] of the same ratio over '
+                f'the {len(sts)} wall-clock boots of this run (each boot its own ratio); '
+                '"crosses 1" where the boots disagree on which is faster.')
+    return out + ['', note, '']
 
 
 def ratio(st, a, b, op='getppid'):
@@ -260,13 +321,53 @@ def vmx_section(st, rounds, mechs, svm_run):
     return out
 
 
-def headlines(st, by_round, label, na):
+def nonrip_section(st, notes, mechs, raw_run):
+    """Path lengths with L1 KVM skipping VMMCALL by its length (the bench
+    kernel's kvm_amd.bench_vmmcall_skip=1, as NRIP save would) beside the
+    raw ones (TCG: no NRIP save, KVM decodes each VMMCALL it skips)."""
+    nr, raw = st['nonrip'], st.get(raw_run, {}) if raw_run else {}
+    on = any('bench_vmmcall_skip=Y' in n for n in notes)
+    out = ['## Path length without the NRIP artefact (QEMU -icount, '
+           'kvm_amd.bench_vmmcall_skip=1)', '']
+    if not on:
+        return out + ['The run did not say kvm_amd.bench_vmmcall_skip=Y: its figures are raw, '
+                      'not shown (is bench/patches applied and CONFIG_KVM_AMD_BENCH_VMMCALL_SKIP '
+                      'on in the bench kernel?).', '']
+    ran = [m for m in mechs if any(k[0] == m.name for k in nr)]
+    out += ['| mechanism | op | raw | without the artefact | change | '
+            '/ hypercall, raw | / hypercall, without |', '|---|---|---|---|---|---|---|']
+    for m in ran:
+        for op in OPS:
+            v, r = nr.get((m.name, op)), raw.get((m.name, op))
+            if not v:
+                continue
+            hr, hn = raw.get(('hypercall', op)), nr.get(('hypercall', op))
+            cells = [us(r[0]) if r else '-', us(v[0]),
+                     f'{us(v[0] - r[0])}' if r else '-',
+                     f'{r[0] / hr[0]:.2f}' if r and hr else '-',
+                     f'{v[0] / hn[0]:.2f}' if hn else '-']
+            out.append(f'| {m.name} | {op} | ' + ' | '.join(cells) + ' |')
+    out += ['', 'Thousands of guest instructions per op (median), both from this bench kernel: '
+            f'raw from the {raw_run} boot, the other from a boot with the module parameter on. '
+            'A VMMCALL that KVM skips by its length saves the decode (a guest page walk, '
+            'x86_decode_insn, memslot lookups) that TCG\'s missing NRIP save costs; a port '
+            'I/O exit never paid it (the IOIO exit reports the next RIP), so only the '
+            'hypercall forms move.  The conclusions use these artefact-free figures; the raw '
+            'ones are in the deterministic tables above.', '']
+    return out
+
+
+def headlines(st, by_round, label, na, boots=None):
     unit = 'us' if label == 'wall' else 'k insns'
     out = []
     for a, b, note in PUBLISHED:
         r = None if a in na or b in na else ratio(st, a, b)
         if r:
-            out.append(f'- {label}: getppid via {a} / via {b} = **{r:.2f}x**' +
+            span = ''
+            if boots and len(boots) > 1:
+                span = ' ' + ratio_cell(boots, a, b, 'getppid').split(' ', 1)[1] + \
+                    f' over {len(boots)} boots'
+            out.append(f'- {label}: getppid via {a} / via {b} = **{r:.2f}x**{span}' +
                        (f' ({note})' if note else ''))
     for hcm in ('hypercall', 'hypercall-regs'):
         if (hcm, 'getppid') not in st or ('native', 'getppid') not in st:
@@ -300,17 +401,20 @@ def main():
     md += ['', '## The mechanisms', '', '| mechanism | VM | what runs the call |', '|---|---|---|']
     md += [f'| {m.name} | {"yes" if m.vm else "no"} | {m.summary} |' for m in mechs]
     md.append('')
+    walls = [st[n] for n in sorted(st, key=lambda n: (len(n), n))
+             if n.startswith('wall') and st[n]]
     if 'wall' in st and st['wall']:
         md += ['## Wall clock (absolute times are noise here; compare within the table)', '']
         md += table(st['wall'], mechs, False, 'microseconds')
         md += ['']
-        md += ratios(st['wall'], mechs, False)
+        md += ratios(st['wall'], mechs, False, walls)
         md += above_floor(st['wall'], rounds['wall'], mechs, False, 'microseconds')
         md += ['']
         md += above_native(st['wall'], rounds['wall'], mechs, False, 'microseconds')
         udp = udp_section(st['wall'], parsed['wall'].server, mechs, False)
         if udp:
             md += ['### UDP_RR (netperf -t UDP_RR over the loopback)', ''] + udp
+        md += cpu_section(st['wall'], parsed['wall'].cpu, mechs)
     icounts = [n for n in st if n.startswith('icount') and st[n]]
     if icounts:
         first = st[icounts[0]]
@@ -342,12 +446,16 @@ def main():
                       f'{same} of {len(pairs)} individual samples identical to the '
                       'instruction (mechanisms marked n/a left out).')
             md.append('')
+    if st.get('nonrip'):
+        md += nonrip_section(st, parsed['nonrip'].notes, mechs,
+                             icounts[0] if icounts else None)
     if st.get('vmx'):
         md += vmx_section(st, rounds, mechs, icounts[0] if icounts else None)
     md += ['## Headline figures', '']
-    for name in ['wall'] + icounts[:1]:
+    for name in ['wall'] + icounts[:1] + (['nonrip'] if st.get('nonrip') else []):
         md += headlines(st.get(name, {}), rounds.get(name, {}), name,
-                        {m.name for m in mechs if m.icount_na} if name != 'wall' else set())
+                        {m.name for m in mechs if m.icount_na} if name != 'wall' else set(),
+                        walls if name == 'wall' else None)
     md.append('')
     text = '\n'.join(md)
     print(text)
@@ -372,6 +480,14 @@ def main():
                 if d:
                     floor.setdefault(m.name, {})[op] = d[0]
         js_runs[name] = {'unit': u, 'per_op': per_op, f'above_floor_{u}': floor}
+        cpu = {}
+        for (m, o), xs in parsed[name].cpu.items():
+            cpu.setdefault(m, {})[o] = {
+                'own_ns': statistics.median(x[0] for x in xs),
+                'others_ns': statistics.median(x[1] for x in xs),
+                'total_ns': statistics.median(x[0] + x[1] for x in xs)}
+        if cpu:
+            js_runs[name]['cpu_per_op'] = cpu
     results.write(f'{outdir}/latest.json', 'bench', {
         'meta': meta, 'runs': js_runs,
         'mechanisms': [{'name': m.name, 'vm': m.vm, 'icount_na': m.icount_na,

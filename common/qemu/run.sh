@@ -9,6 +9,7 @@
 #   SMP, MEM        guest CPUs (2) and memory (1G)
 #   KVMHC_ENV="A=1 B=2"  exported to the guest's programs (kvmhc.env.*)
 #   ONLY="t1 t2"    run only these tests
+#   KERNEL_ARGS="a=1"  more kernel parameters (kvm_amd.bench_vmmcall_skip=1)
 # The TAP stream (ttyS1) is saved as OUTDIR/tap.log and shown live (less
 # the raw samples of a bench boot: VERBOSE=1 for those), the
 # kernel log (ttyS0) as OUTDIR/console.log.  The verdict comes from
@@ -35,6 +36,7 @@ cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=7 kvmhc.mode
 [ -n "$args" ] && cmdline+=" kvmhc.args=$args"
 for kv in ${KVMHC_ENV:-}; do cmdline+=" kvmhc.env.$kv"; done
 [ -n "${ONLY:-}" ] && cmdline+=" kvmhc.only=$(echo $ONLY | tr ' ' ',')"
+[ -n "${KERNEL_ARGS:-}" ] && cmdline+=" $KERNEL_ARGS"
 
 echo "qemu: ${accel[*]} -smp ${SMP:-2} -m ${MEM:-1G} ($mode, timeout ${TIMEOUT}s)"
 timeout -s KILL "$TIMEOUT" qemu-system-x86_64 "${accel[@]}" \

@@ -59,32 +59,65 @@ def load_facts(path):
 median = results.median
 
 
+def wall_boots(js):
+    """The wall-clock boots of the run: wall, wall2, wall3..."""
+    return sorted((r for r in (js or {}).get('runs', {}) if re.fullmatch(r'wall\d*', r)),
+                  key=lambda r: (len(r), r))
+
+
+def ratio_span(js, runs, a, b, op):
+    """a's median over b's in each of runs: (first, min, max), or None."""
+    rs = []
+    for run in runs:
+        t, u = median(js, run, a, op), median(js, run, b, op)
+        if t is not None and u:
+            rs.append(t / u)
+    return (rs[0], min(rs), max(rs)) if rs else None
+
+
+def span_text(sp, n):
+    """'1.23', or with more than one boot '1.23 [1.10-1.30]' and whether
+    the range crosses 1.0."""
+    if not sp:
+        return '-'
+    if n < 2:
+        return f'{sp[0]:.2f}'
+    return f'{sp[0]:.2f} [{sp[1]:.2f}-{sp[2]:.2f}]' + (' crosses 1' if sp[1] < 1 < sp[2] else '')
+
+
 def ratio_cells(js, run, mechs, ops):
     """One row per mechanism: per op, its time over native's and over the
-    hypercall's (a time ratio: for udp-rr, per transaction)."""
+    hypercall's (a time ratio: for udp-rr, per transaction); for wall clock,
+    with the range over every wall-clock boot."""
+    runs = wall_boots(js) if run == 'wall' else [run]
     out = []
     for m in mechs:
         cells = []
         for op in ops:
-            t, b, h = (median(js, run, x, op) for x in (m, BASE, HC))
-            if t is None:
+            if median(js, run, m, op) is None:
                 cells += ['-', '-']
                 continue
-            cells.append(f'{t / b:.2f}' if b else '-')
-            cells.append(f'{t / h:.2f}' if h else '-')
+            cells.append(span_text(ratio_span(js, runs, m, BASE, op), len(runs)))
+            cells.append(span_text(ratio_span(js, runs, m, HC, op), len(runs)))
         out.append(cells)
     return out
 
 
-def performance(js, profile, programs):
+def performance(js, profile, programs, model=None):
     md = ['## 1. Performance', '']
     if not js:
         return md + ['Not run: no bench/results/latest.json (`make bench`).', '']
     mechs = [m['name'] for m in js['mechanisms']]
     na = {m['name']: m['icount_na'] for m in js['mechanisms'] if m['icount_na']}
-    runs = [r for r in ('wall', 'icount1', 'vmx') if r in js['runs']]
+    runs = [r for r in ('wall', 'nonrip', 'vmx', 'icount1') if r in js['runs']]
     ops = ['getppid', 'mixed', 'udp-rr']
-    titles = {'wall': 'wall clock', 'icount1': 'path length (-icount), AMD SVM (QEMU TCG)',
+    nonrip = 'nonrip' in js['runs']
+    titles = {'wall': f'wall clock ({len(wall_boots(js))} boots)',
+              'nonrip': 'path length without the NRIP artefact (-icount, '
+                        'kvm_amd.bench_vmmcall_skip=1: bench/patches), AMD SVM (QEMU TCG)',
+              'icount1': ('path length, raw (-icount, with TCG\'s missing NRIP save: KVM '
+                          'decodes every VMMCALL; for reference)' if nonrip else
+                          'path length (-icount), AMD SVM (QEMU TCG)'),
               'vmx': 'path length, Intel VMX (Bochs, `make bench-vmx`)'}
     for run in runs:
         icount = run != 'wall'
@@ -97,15 +130,18 @@ def performance(js, profile, programs):
             if icount and m in na:
                 md.append(f'| {m} | n/a: {na[m]} |' + ' |' * (2 * len(ops)))
                 continue
-            if run == 'vmx' and median(js, run, m, 'getppid') is None:
-                continue        # not in the VMX run (bench/vmx.sh runs the VM mechanisms)
+            if run in ('vmx', 'nonrip') and median(js, run, m, 'getppid') is None:
+                continue        # runs the VM mechanisms (and native) only
             f = results.above_floor(js, run, m, 'getppid')
             fc = f'{f / nat:.2f}' if f is not None and nat else '-'
             md.append(f'| {m} | ' + ' | '.join(cells) + f' | {fc} |')
         md += ['', f'Each cell: this mechanism\'s median time per operation over {BASE}\'s, '
                f'then over {HC}\'s (for udp-rr, per transaction: the inverse of the rate '
                'ratio).  The last column: the paired median of a VM mechanism\'s getppid '
-               'minus its own bare exit, over a native getppid.', '']
+               'minus its own bare exit, over a native getppid.' +
+               (' Wall clock: the first boot\'s ratio, [min-max] of the same ratio over '
+                'every boot; "crosses 1" where the boots disagree on which is faster.'
+                if run == 'wall' and len(wall_boots(js)) > 1 else ''), '']
     if programs and programs.get('runs'):
         progs = [p for p, _ in programs.get('programs', [])]
         for run, data in programs['runs'].items():
@@ -145,7 +181,33 @@ def performance(js, profile, programs):
                 f'{profile.get((m, "getppid", k), float("nan")):.2f}' for k, _ in keys) + ' |')
         md += ['', 'Counted by the kernel\'s tracepoints and KVM\'s stats, per op: a job '
                'of n calls minus an empty job, over n.', '']
-    return md
+    return md + projection(model)
+
+
+def projection(model):
+    """The cost model's projection (bench/model) and its checks against
+    published figures."""
+    md = ['### Projected on a named CPU (bench/model: path length x CPI + counted events x '
+          'published costs)', '']
+    if not model:
+        return md + ['Not run: no latest-model.json (bench/model/run.sh, the end of '
+                     '`make bench`).', '']
+    p = model['projection']
+    md += [f'CPI {p["cpi"]:.2f} (a published native getpid over this run\'s native path), '
+           f'{p["ghz"]} GHz; constants and sources: bench/model/constants.json.', '',
+           '| mechanism | getppid ns | mixed ns |', '|---|---|---|']
+    for m, ops in p['rows'].items():
+        cells = [f'{ops[o]["ns"]:,.0f}' if o in ops else '-' for o in ('getppid', 'mixed')]
+        md.append(f'| {m} | ' + ' | '.join(cells) + ' |')
+    md += ['', '| published figure | CPU | published | projected | error |',
+           '|---|---|---|---|---|']
+    for c in model['checks']:
+        if c['projected'] is None:
+            continue
+        md.append(f'| {c["what"]} | {c["cpu"]} | {c["value"]:,.0f} {c["unit"]} | '
+                  f'{c["projected"]:,.0f} | {c["error_pct"]:+.0f}% |')
+    return md + ['', 'The published rows set no constant; the errors are what they are '
+                 '(bench/README.md, "The cost model").', '']
 
 
 # ---------------------------------------------------------------- 2. intrusiveness
@@ -321,15 +383,16 @@ def compare(a, b):
     return f'within {int(NEAR * 100)}% of' if abs(r - 1) <= NEAR else f'{r:.2f}x'
 
 
-def conclusions(js, programs, cells):
+def conclusions(js, programs, cells, model=None):
     out = ['## 4. What the numbers say', '',
            f'Generated from the tables above with fixed thresholds ({int(NEAR * 100)}%, '
            f'and issue #15\'s {GOAL}x); a statement whose inputs did not run is left out.', '']
     if not js:
         return out + ['- nothing: the bench did not run.', '']
-    ic = 'icount1' if 'icount1' in js['runs'] else None
+    ic = 'nonrip' if 'nonrip' in js['runs'] else 'icount1' if 'icount1' in js['runs'] else None
     vmx = 'vmx' if 'vmx' in js['runs'] else None
-    for run, where in ((ic, 'Path length'), (vmx, 'Path length on Intel VMX (Bochs)')):
+    ic_label = ('Path length without the NRIP artefact' if ic == 'nonrip' else 'Path length')
+    for run, where in ((ic, ic_label), (vmx, 'Path length on Intel VMX (Bochs)')):
         nat = median(js, run, BASE, 'getppid') if run else None
         for m in (HC_REGS, HC):
             f = results.above_floor(js, run, m, 'getppid') if run else None
@@ -339,7 +402,8 @@ def conclusions(js, programs, cells):
                            f'costs {f / 1000:.2f}k guest instructions, {r:.2f}x a native getppid '
                            f'({nat / 1000:.2f}k): {"within" if r <= GOAL else "outside"} the '
                            f'{GOAL}x goal of issue #15.')
-    for run, label in (('wall', 'wall clock'), (ic, 'path length'),
+    walls = wall_boots(js)
+    for run, label in (('wall', f'wall clock ({len(walls)} boots)'), (ic, ic_label.lower()),
                        (vmx, 'path length on Intel VMX (Bochs)')):
         if not run:
             continue
@@ -348,11 +412,26 @@ def conclusions(js, programs, cells):
             continue
         vm = [m['name'] for m in js['mechanisms'] if m['vm'] and m['name'] != HC and
               not (run != 'wall' and m['icount_na']) and median(js, run, m['name'], 'getppid')]
-        parts = [f'{m} is {compare(median(js, run, m, "getppid"), hc)} it'
-                 for m in vm if median(js, run, m, 'getppid')]
+        parts = []
+        for m in vm:
+            part = f'{m} is {compare(median(js, run, m, "getppid"), hc)} it'
+            sp = ratio_span(js, walls, m, HC, 'getppid') if run == 'wall' else None
+            if sp and len(walls) > 1:
+                part += (f' ({sp[1]:.2f}-{sp[2]:.2f}x over the boots'
+                         + (', a range that crosses 1' if sp[1] < 1 < sp[2] else '') + ')')
+            parts.append(part)
         if parts:
             out.append(f'- {label[0].upper() + label[1:]}, a whole getppid round trip against the '
                        f'hypercall\'s: ' + '; '.join(parts) + '.')
+    if model:
+        rows = model['projection']['rows']
+        hc = rows.get(HC, {}).get('getppid')
+        if hc:
+            parts = [f'{m} {r["getppid"]["ns"]:,.0f} ns' for m, r in rows.items()
+                     if 'getppid' in r and m != HC and r['getppid']['terms']['vm_roundtrip']]
+            out.append(f'- Projected on {model["projection"]["ghz"]} GHz (bench/model): a getppid '
+                       f'through {HC} {hc["ns"]:,.0f} ns; ' + '; '.join(parts) +
+                       '.  The published figures beside them, with the errors: section 1.')
     if programs and programs.get('runs'):
         for run, data in programs['runs'].items():
             rs = data['ratios'].get(HC, {})
@@ -417,11 +496,12 @@ def main():
            'On this platform (QEMU TCG, nested SVM) absolute times are emulation; compare '
            'within a table.  Path lengths (-icount) are exact and repeatable; only a '
            'VT-x/AMD-V host (`ACCEL=kvm make bench`) gives times worth quoting.', '']
-    md += performance(js, profile, programs)
+    model = results.load(os.path.join(a.results, 'latest-model.json'), 'model')
+    md += performance(js, profile, programs, model)
     md += intrusiveness(a.top)
     sem, unsourced, statuses = semantics(facts, tap, rel, a.ids)
     md += sem
-    md += conclusions(js, programs, statuses)
+    md += conclusions(js, programs, statuses, model)
     open(a.out, 'w').write('\n'.join(md) + '\n')
     print(f'report: {a.out}' + (f' ({len(unsourced)} facts with no source)' if unsourced else ''))
     for u in unsourced:

@@ -163,6 +163,7 @@ struct fuzz_stats {
 	atomic_int captured;		/* capture_stuck(): what it got */
 	atomic_ulong captures;		/* stuck calls captured */
 	atomic_ulong stuck_foreign;	/* ... whose vCPU held L1's state */
+	atomic_ulong shutdowns;		/* KVM_EXIT_SHUTDOWN: a triple fault */
 	atomic_ulong nr_ran[NR_BITMAP / 64];
 	atomic_ulong nr_tried[NR_BITMAP / 64];
 	char first_wrong[160];
@@ -422,12 +423,25 @@ struct fuzz_vmm {
 	bool exit_expected;
 };
 
+/*
+ * A triple fault, counted: on the kernel paths a random call may wreck the
+ * guest's memory; on bare nothing runs that could.  (SVM resets the vCPU
+ * on a shutdown intercept: its registers then tell nothing.)
+ */
+static void note_shutdown(struct fuzz_stats *st)
+{
+	atomic_fetch_add(&st->shutdowns, 1);
+}
+
 static int fuzz_exit(struct vcpu *v, uint16_t port, void *ctx)
 {
 	struct fuzz_vmm *f = ctx;
 	struct kvm_run *run = v->run;
 	uint64_t a0 = run->hypercall.args[0];
 	struct pt_regs *r = (struct pt_regs *)a0;
+
+	if (run->exit_reason == KVM_EXIT_SHUTDOWN)
+		note_shutdown(f->st);
 
 	if (!f->exit_expected || run->exit_reason != KVM_EXIT_HYPERCALL ||
 	    run->hypercall.nr != KVM_HC_HOST_SYSCALL) {
@@ -1059,8 +1073,88 @@ static void trace_write(const char *file, const char *what)
 }
 
 /*
+ * The history: while the paths run, every vCPU's entries, exits, returns
+ * to the VMM and hypercalls, and every task migration, are traced into a
+ * buffer large enough for the last seconds, so that a stuck call's capture
+ * shows what its vCPU did before it stuck.  FUZZ_HISTORY=0 leaves it off.
+ */
+static const char *const history_events[] = {
+	"kvm:kvm_entry", "kvm:kvm_exit", "kvm:kvm_userspace_exit",
+	"kvm:kvm_hypercall", "sched:sched_migrate_task",
+};
+static bool history_on;
+
+static bool tracefs_ready(void)
+{
+	if (!access(TRACEFS "/set_event", W_OK))
+		return true;
+	mount("nodev", TRACEFS, "tracefs", 0, NULL);
+	return !access(TRACEFS "/set_event", W_OK);
+}
+
+static void history_arm(void)
+{
+	char p[128];
+	size_t i;
+	int fd;
+
+	trace_write("tracing_on", "0");
+	trace_write("set_event", "");
+	trace_write("set_event_pid", "");
+	for (i = 0; i < ARRAY_SIZE(history_events); i++) {
+		fd = open(TRACEFS "/set_event", O_WRONLY | O_APPEND);
+		if (fd < 0)
+			return;
+		snprintf(p, sizeof(p), "%s\n", history_events[i]);
+		if (write(fd, p, strlen(p)) < 0)
+			ksft_print_msg("set_event %s: %s\n", history_events[i], strerror(errno));
+		close(fd);
+	}
+	trace_write("trace", "");
+	trace_write("tracing_on", "1");
+}
+
+static bool env_flag(const char *name, bool dflt);
+
+static void history_start(void)
+{
+	if (!env_flag("FUZZ_HISTORY", true) || !tracefs_ready()) {
+		ksft_print_msg("no history of KVM events for the captures (FUZZ_HISTORY=0 or no tracefs)\n");
+		return;
+	}
+	trace_write("buffer_size_kb", "8192");
+	history_arm();
+	history_on = true;
+}
+
+/*
+ * What the stuck vCPU's thread did before: its last events up to the first
+ * entry at an address of the upper half (its state was not the guest's
+ * from then on), or its last events if there is none.
+ */
+static void history_dump(int tid)
+{
+	char cmd[400];
+
+	if (!history_on)
+		return;
+	trace_write("tracing_on", "0");
+	snprintf(cmd, sizeof(cmd),
+		 "awk -v me='-%d ' -v pid='pid=%d ' '"
+		 "index($0, me) || index($0, pid) { l[n++ %% 40] = $0; "
+		 "if (index($0, \"kvm_entry\") && index($0, \"rip 0xffff\")) { bad = 1; exit } } "
+		 "END { for (i = (n > 40 ? n - 40 : 0); i < n; i++) print l[i %% 40]; "
+		 "print bad ? \"(the first entry at an upper-half rip: the last line)\" : "
+		 "\"(no entry at an upper-half rip in the history)\" }' " TRACEFS "/trace | cut -c1-220",
+		 tid, tid);
+	ksft_print_msg("  the history of its thread, the last 40 events:\n");
+	print_cmd(cmd, "    ");
+}
+
+/*
  * KVM's trace events of one thread for @ms: kvm_entry, kvm_exit,
  * kvm_hypercall and the rest of the kvm group.  The number of lines read.
+ * The history's events are armed again after it.
  */
 static int trace_thread(int tid, int ms)
 {
@@ -1089,6 +1183,8 @@ static int trace_thread(int tid, int ms)
 	ksft_print_msg("  the first 24 of them:\n");
 	print_cmd("grep -v '^#' " TRACEFS "/trace | head -24 | cut -c1-200", "    ");
 	trace_write("trace", "");
+	if (history_on)
+		history_arm();
 	return lines;
 }
 
@@ -1196,6 +1292,7 @@ static void capture_stuck(pid_t pid, struct fuzz_stats *st, const char *what)
 			atomic_fetch_or(got, 1);
 		usleep(100000);
 	}
+	history_dump(s->tid);
 	if (!brief) {
 		if (trace_thread(s->tid, 300) > 0)
 			atomic_fetch_or(got, 2);
@@ -1425,7 +1522,9 @@ static bool report(int path, double secs)
 		       st->batch_timeout, st->batch_exit, st->vm_stopped,
 		       st->last_stop_reason,
 		       st->batch_max_ms / 1000.0);
-	ksft_print_msg("  watchdog: calls without progress for %lu ms or more: %lu (longest %.1f s); "
+	ksft_print_msg("  triple faults (KVM_EXIT_SHUTDOWN, counted, not failed): %lu\n",
+		       st->shutdowns);
+	ksft_print_msg("  watchdog: calls without progress for %lu ms or more: %lu (the longest that came back: %.1f s); "
 		       "of them with L1's state in the vCPU (counted, not failed): %lu\n",
 		       stuck_ms, st->stuck, st->stuck_max_ms / 1000.0,
 		       st->stuck_foreign);
@@ -1448,6 +1547,13 @@ static struct fuzz_stats *map_stats(void)
 	if (p == MAP_FAILED || mprotect(p + PAGE, size, PROT_READ | PROT_WRITE))
 		return NULL;
 	return (struct fuzz_stats *)(p + PAGE);
+}
+
+static bool env_flag(const char *name, bool dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strcmp(v, "0") != 0 : dflt;
 }
 
 static unsigned long env_ul(const char *name, unsigned long dflt)
@@ -1527,6 +1633,7 @@ int main(void)
 		ksft_test_result_skip("watchdog: %s\n", path_unavailable(PATH_HYPERCALL));
 	else
 		watchdog_check(root);
+	history_start();
 
 	for (path = 0; path < NR_PATHS; path++) {
 		const char *why = path_unavailable(path);

@@ -26,11 +26,13 @@ int cpu_time_now(struct cpu_time *t)
 {
 	pid_t self = getpid();
 	struct dirent *e;
-	DIR *d = opendir("/proc");
+	DIR *d;
 
+	/* First, so that opening /proc is outside the sample it ends. */
+	t->self_first_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	d = opendir("/proc");
 	if (!d)
 		return -1;
-	t->self_first_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	t->others_ns = 0;
 	while ((e = readdir(d))) {
 		clockid_t c;

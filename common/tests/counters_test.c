@@ -10,9 +10,16 @@
  * (the supervisor's and back), the counters the cost model multiplies
  * (bench/model/).  The per-op
  * figures come from wl_count_op(), the division the profile uses.
+ *
+ * Every thread and process the test starts runs on one CPU: with two, a
+ * seccomp supervisor and its caller can each sit on their own CPU, and a
+ * switch from the idle task back to the mm it left behind loads no CR3,
+ * so the context-switch and CR3 counts would depend on where the
+ * scheduler put them.
  */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <string.h>
 
 #include "kselftest.h"
@@ -67,9 +74,14 @@ int main(int argc, char **argv)
 {
 	bool allow_missing = wl_allow_missing(argc, argv);
 	unsigned int i;
+	cpu_set_t one;
 
 	ksft_print_header();
 	ksft_set_plan(NR_EXPECTS);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		ksft_exit_fail_msg("sched_setaffinity: %s\n", strerror(errno));
 	if (wl_make_file(FILE_PATH))
 		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
 	for (i = 0; i < NR_EXPECTS; i++) {

@@ -103,7 +103,7 @@ def ratio_cells(js, run, mechs, ops):
     return out
 
 
-def performance(js, profile, programs, model=None):
+def performance(js, profile, programs, model=None, prof=None):
     md = ['## 1. Performance', '']
     if not js:
         return md + ['Not run: no bench/results/latest.json (`make bench`).', '']
@@ -181,7 +181,48 @@ def performance(js, profile, programs, model=None):
                 f'{profile.get((m, "getppid", k), float("nan")):.2f}' for k, _ in keys) + ' |')
         md += ['', 'Counted by the kernel\'s tracepoints and KVM\'s stats, per op: a job '
                'of n calls minus an empty job, over n.', '']
-    return md + projection(model)
+    return md + sleeping_call(prof) + projection(model)
+
+
+def sleeping_call(prof):
+    """udp-rr as a call that sleeps: the vcpu_put/vcpu_load pairs a VM
+    mechanism pays per transaction, on two vCPUs and on one, beside the
+    path a transaction costs beyond its two calls (the profile's -icount
+    boot, one vCPU)."""
+    md = ['### A call that sleeps (udp-rr: the client\'s recvfrom waits for the server)', '']
+    c2 = (prof or {}).get('counts', {})
+    c1 = (prof or {}).get('counts_1cpu', {})
+    path = (prof or {}).get('path', {})
+    rows = [m for m, ops in c2.items() if 'stat:host_state_reload' in ops.get('udp-rr', {})]
+    if not rows:
+        return md + ['Not run: the profile counted no udp-rr (`make profile`).', '']
+
+    def ins(m, op):
+        return path.get(m, {}).get(op, {}).get('insns_per_op')
+
+    def excess(m):
+        v = [ins(m, 'udp-rr'), ins('native', 'udp-rr'), ins(m, 'getppid'), ins('native', 'getppid')]
+        if None in v:
+            return '-'
+        return f'{(v[0] - v[1] - 2 * (v[2] - v[3])) / 1000:+.2f}'
+
+    def cnt(c, m, k):
+        v = c.get(m, {}).get('udp-rr', {}).get(k)
+        return '-' if v is None else f'{v:.2f}'
+    md += ['| mechanism | vcpu_put, 2 vCPUs | context switches, 2 vCPUs | vcpu_put, 1 vCPU | '
+           'context switches, 1 vCPU | path beyond two calls (k insns, 1 vCPU) |',
+           '|---|---|---|---|---|---|']
+    for m in rows:
+        md.append(f'| {m} | {cnt(c2, m, "stat:host_state_reload")} | '
+                  f'{cnt(c2, m, "context-switches")} | {cnt(c1, m, "stat:host_state_reload")} | '
+                  f'{cnt(c1, m, "context-switches")} | {excess(m)} |')
+    return md + ['', 'Per transaction (a sendto and a recvfrom).  vcpu_put is KVM\'s '
+                 'host_state_reload stat: the preempt notifier\'s when a call sleeps inside '
+                 'KVM_RUN, or the return to the VMM; context switches are machine-wide (the '
+                 'echo server\'s too).  The last column: a transaction\'s path minus native\'s, '
+                 'minus twice the getppid path above native\'s (with the NRIP artefact in '
+                 'both: it cancels), from the profile\'s -icount boot; what the call that '
+                 'sleeps costs beyond the two calls.', '']
 
 
 def projection(model):
@@ -497,7 +538,7 @@ def main():
            'within a table.  Path lengths (-icount) are exact and repeatable; only a '
            'VT-x/AMD-V host (`ACCEL=kvm make bench`) gives times worth quoting.', '']
     model = results.load(os.path.join(a.results, 'latest-model.json'), 'model')
-    md += performance(js, profile, programs, model)
+    md += performance(js, profile, programs, model, prof)
     md += intrusiveness(a.top)
     sem, unsourced, statuses = semantics(facts, tap, rel, a.ids)
     md += sem

@@ -6,6 +6,7 @@
  *   profile -c [-i ITERS] [-m MECHS]	event counts per op (counters.h), any boot
  *   profile -p [-i ITERS] [-m MECHS]	the kernel path per op, in an -icount boot
  * MECHS: the mechanisms to run, by name, joined by '+' (default: all).
+ * -u: udp-rr only (the one-vCPU counts boot of profile.sh).
  *
  * The path is sampled, as `perf record -e cpu-clock` would: a cpu-clock
  * event on every CPU samples the instruction pointer every 10 us (the
@@ -29,6 +30,14 @@
  * "count" (-c), and for -p per mechanism and op a "path", a "where" per
  * place that is not a kernel function, and a "symbol" per kernel function
  * whose samples differ (and per function of named[], always).
+ *
+ * udp-rr is a call that can sleep: a transaction's recvfrom blocks until the
+ * echo server (another guest process) replies, unless the reply is there
+ * first (on two vCPUs a slow enough exit lets the server win).  There the
+ * KVM stats show what a blocking call costs a VM mechanism: host_state_reload
+ * counts vcpu_put (svm_vcpu_put/vmx_vcpu_put), whether from the preempt
+ * notifier when a call sleeps inside KVM_RUN or from the return to the VMM,
+ * and fpu_reload counts the guest FPU put back at the end of KVM_RUN.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +53,7 @@
 
 #include "counters.h"
 #include "record.h"
+#include "udp_echo.h"
 
 #define FILE_PATH	"/tmp/profile.dat"
 #define TOOL		"profile"
@@ -53,7 +63,7 @@
 /* Work per sampled chunk: 1.5M instructions, ~100 samples. */
 #define SAMPLE_INSNS	1500000.0
 
-static const int ops[] = { OP_BARE, OP_NULL, OP_MIXED };
+static const int ops[] = { OP_BARE, OP_NULL, OP_MIXED, OP_UDP_RR };
 
 /*
  * The functions the posting's perf trace named: a "symbol" record each
@@ -494,13 +504,13 @@ static void profile_counts(struct wl_inst *w, int op, long iters)
 
 int main(int argc, char **argv)
 {
-	bool counts = false, path = false;
-	const char *only = NULL;
+	bool counts = false, path = false, udp = false, udp_only = false;
+	const char *only = NULL, *what;
 	struct wl_rec rec;
 	long iters = 100;
 	int opt, k, i;
 
-	while ((opt = getopt(argc, argv, "cpi:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "cpi:m:u")) != -1) {
 		if (opt == 'm')
 			only = optarg;	/* mechanisms by name: a+b+c */
 		else if (opt == 'c')
@@ -509,6 +519,8 @@ int main(int argc, char **argv)
 			path = true;
 		else if (opt == 'i')
 			iters = atol(optarg);
+		else if (opt == 'u')
+			udp_only = true;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	wl_rec_run(&rec, TOOL);
@@ -526,6 +538,12 @@ int main(int argc, char **argv)
 	}
 	wl_rec_note(TOOL, "%s, %ld iterations per job",
 		    counts ? "event counts" : "kernel path", iters);
+	udp = !wl_udp_start(1, &what);
+	if (udp)
+		wl_rec_note(TOOL, "udp-rr: 1-byte request and reply, echo server on %s",
+			    wl_udp.note);
+	else
+		wl_rec_note(TOOL, "udp-rr not run: %s: %s", what, strerror(errno));
 	for (k = 0; k < NR_COUNTERS; k++) {
 		wl_rec_begin(&rec, "counter");
 		wl_rec_str(&rec, "name", wl_counter_names[k]);
@@ -557,7 +575,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < (int)(sizeof(ops) / sizeof(ops[0])); i++) {
 			char err[160];
 
-			if (!wl_op_applies(m, ops[i]))
+			if (!wl_op_applies(m, ops[i]) || (wl_op_is_udp(ops[i]) && !udp) ||
+			    (udp_only && !wl_op_is_udp(ops[i])))
 				continue;
 			wl_run(&w, ops[i], 10, err, sizeof(err));	/* warm up */
 			if (counts)
@@ -571,6 +590,8 @@ int main(int argc, char **argv)
 	if (path)
 		wl_rec_note(TOOL, "%llu samples lost", (unsigned long long)sampler.lost);
 	wl_rec_release();
+	if (udp)
+		wl_udp_stop();
 	unlink(FILE_PATH);
 	return 0;
 }

@@ -1,8 +1,9 @@
 #!/bin/bash
 # make profile (and the end of make bench), host side: where the cost goes.
-# Boots the bench kernel twice in profile mode: once as the wall-clock bench
-# boots (two vCPUs, so that a mechanism's threads run side by side) for the
-# event counts, once with -icount shift=0 on one vCPU for the kernel path,
+# Boots the bench kernel three times in profile mode: once as the wall-clock
+# bench boots (two vCPUs, so that a mechanism's threads run side by side) for
+# the event counts, once on one vCPU for udp-rr's counts, once with -icount
+# shift=0 on one vCPU for the kernel path,
 # then writes bench/results/latest-profile.{md,json,csv,dat,svg}.
 #   profile.sh BZIMAGE INITRAMFS RUNDIR
 # Environment: PROFILE_ITERS (100), ACCEL (tcg|kvm; kvm: counts only),
@@ -21,6 +22,12 @@ logs=()
 echo "profile: event counts ($iters iterations per job, two vCPUs)"
 "$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/profile-counts" profile "-c,-i,$iters$sel"
 logs+=("counts=$runs/profile-counts/tap.log")
+# udp-rr again on one vCPU, as the -icount boots run it: there the client's
+# recvfrom has to sleep while the server runs (on two it may find the reply).
+echo "profile: udp-rr event counts on one vCPU"
+SMP=1 "$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/profile-counts-1cpu" profile \
+	"-c,-u,-i,$iters$sel"
+logs+=("counts1=$runs/profile-counts-1cpu/tap.log")
 if [ "${ACCEL:-tcg}" = tcg ]; then
 	echo "profile: kernel path (-icount shift=0, one vCPU)"
 	ICOUNT=1 SMP=1 "$top/common/qemu/run.sh" "$bz" "$initrd" \

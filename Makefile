@@ -41,7 +41,7 @@ MECHS :=
 MECH_OBJS :=
 MECH_LIBS :=
 
-.PHONY: test-vmx bench-vmx ksft-bins check-test-ids facts all deps kernel tests initramfs test test-kasan fuzz bench profile report clean \
+.PHONY: test-vmx bench-vmx ksft-bins check-test-ids facts all deps kernel tests initramfs test test-kasan fuzz bench profile scaling report clean \
 	distclean check-harness check-series
 
 all:
@@ -216,6 +216,7 @@ bench:
 	@$(MAKE) -s initramfs
 	@bench/run.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 	@PROFILE_APPEND=1 bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
+	@APPEND=1 bench/scaling.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 	@bench/model/run.sh bench/results
 
 # REPORT.md (also the end of `make`): the decision a reviewer has to make,
@@ -232,6 +233,13 @@ profile:
 	@FLAVOR=bench common/scripts/kernel.sh all
 	@$(MAKE) -s initramfs
 	@bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
+
+# vCPU scaling (also the end of `make bench`): bench/results/latest-scaling.*.
+scaling:
+	@$(MAKE) -s kernel
+	@FLAVOR=bench common/scripts/kernel.sh all
+	@$(MAKE) -s initramfs
+	@bench/scaling.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 
 clean:
 	rm -rf $(OBJ) $(TESTS_OUT) $(BENCH_OUT) $(KSFT_OUT) $(BPF_OUT) $(INITRAMFS) $(RUNS) \

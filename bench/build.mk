@@ -24,3 +24,9 @@ GUEST_TESTS += $(BENCH_OUT)/programs
 FACTS := $(BUILD)/facts
 $(FACTS): $(OBJ)/bench/facts.o $$(WORKLOAD_OBJS)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
+
+# vCPU scaling: 1, 2 and 4 workers at once per VM mechanism (/bench/scaling).
+$(BENCH_OUT)/scaling: $(OBJ)/bench/scaling.o $(OBJ)/bench/cpu_time.o $$(WORKLOAD_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
+GUEST_TESTS += $(BENCH_OUT)/scaling

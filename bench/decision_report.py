@@ -103,7 +103,7 @@ def ratio_cells(js, run, mechs, ops):
     return out
 
 
-def performance(js, profile, programs, model=None, prof=None):
+def performance(js, profile, programs, model=None, prof=None, scaling=None):
     md = ['## 1. Performance', '']
     if not js:
         return md + ['Not run: no bench/results/latest.json (`make bench`).', '']
@@ -181,7 +181,42 @@ def performance(js, profile, programs, model=None, prof=None):
                 f'{profile.get((m, "getppid", k), float("nan")):.2f}' for k, _ in keys) + ' |')
         md += ['', 'Counted by the kernel\'s tracepoints and KVM\'s stats, per op: a job '
                'of n calls minus an empty job, over n.', '']
-    return md + sleeping_call(prof) + projection(model)
+    return md + sleeping_call(prof) + scaling_table(scaling) + projection(model)
+
+
+def ratio(v):
+    """Two decimals, or two significant digits for a collapse (0.00077)."""
+    return f'{v:.2f}' if v >= 0.1 else f'{v:.2g}'
+
+
+def scaling_table(scaling):
+    """Several workers at once: throughput over one worker's, with its range,
+    and CPU per call (bench/scaling.c)."""
+    md = ['### Several vCPUs at once (getppid; each worker its own VM with one vCPU)', '']
+    if not scaling:
+        return md + ['Not run: no latest-scaling.json (`make scaling`).', '']
+    mechs = scaling['mechanisms']
+    ns = sorted({int(n) for row in mechs.values() if 'not_run' not in row for n in row})
+    md += ['| mechanism | ' + ' | '.join(f'{n} x one | {n}: CPU ns/call' for n in ns) + ' |',
+           '|---|' + '---|---|' * len(ns)]
+    for m, row in mechs.items():
+        if 'not_run' in row:
+            md.append(f'| {m} | not run: {row["not_run"]} |' + ' |' * (2 * len(ns) - 1))
+            continue
+        cells = []
+        for n in ns:
+            d = row.get(str(n))
+            r = d and d.get('speedup_range')
+            cells += ['-' if not r else f'{ratio(d["speedup"])} [{ratio(r[0])}-{ratio(r[1])}]',
+                      '-' if not d else f'{d["cpu_ns_per_call"]:,.0f}']
+        md.append(f'| {m} | ' + ' | '.join(cells) + ' |')
+    cpus = scaling.get('run', {}).get('cpus')
+    return md + ['', f'n x one: the calls per second of n workers at once over one worker\'s '
+                 f'(median of {scaling.get("run", {}).get("repeats")} repeats, [range]); '
+                 f'CPU ns/call: every task of the guest.  The guest has {cpus} CPUs: past '
+                 f'{cpus} workers the throughput cannot grow, and a mechanism whose threads '
+                 'spin (hc-queue: the guest waits on its server) needs a CPU per spinning '
+                 'thread.  hc-queue with one server shared by all vCPUs is not built.', '']
 
 
 def sleeping_call(prof):
@@ -538,7 +573,8 @@ def main():
            'within a table.  Path lengths (-icount) are exact and repeatable; only a '
            'VT-x/AMD-V host (`ACCEL=kvm make bench`) gives times worth quoting.', '']
     model = results.load(os.path.join(a.results, 'latest-model.json'), 'model')
-    md += performance(js, profile, programs, model, prof)
+    scaling = results.load(os.path.join(a.results, 'latest-scaling.json'), 'scaling')
+    md += performance(js, profile, programs, model, prof, scaling)
     md += intrusiveness(a.top)
     sem, unsourced, statuses = semantics(facts, tap, rel, a.ids)
     md += sem

@@ -3,9 +3,9 @@
 # and reports TAP on /dev/ttyS1, leaving ttyS0 to the kernel log, so the
 # host can read results and kernel splats separately.
 #
-# Kernel command line: kvmhc.mode=test (default), bench, profile or
-# programs, kvmhc.args="..." passed to /bench/run, /bench/profile or
-# /bench/programs,
+# Kernel command line: kvmhc.mode=test (default), bench, profile, programs
+# or scaling, kvmhc.args="..." passed to /bench/run, /bench/profile,
+# /bench/programs or /bench/scaling,
 # kvmhc.env.NAME=VALUE exported to every program (FUZZ_SEED=...),
 # kvmhc.only=a,b runs only those tests.
 /bin/busybox --install -s /bin
@@ -92,7 +92,7 @@ run_tests() {
 }
 
 case "$mode" in
-bench|profile|programs)
+bench|profile|programs|scaling)
 	prog=$mode
 	[ "$mode" = bench ] && prog=run
 	/bench/$prog $args >&3 2>&1

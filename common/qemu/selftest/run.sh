@@ -123,4 +123,5 @@ $END" "$CLEAN"
 echo "harness: verdict logic self-check: $ok ok, $bad wrong"
 # The profile report: a mechanism that did not run says why, never zeros.
 python3 "$here/../../../bench/profile_report.py" --self-test || bad=$((bad + 1))
+python3 "$here/../../../bench/scaling_report.py" --self-test || bad=$((bad + 1))
 [ $bad -eq 0 ]

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vCPU scaling, guest side (/bench/scaling in the QEMU guest): for every VM
+ * mechanism (and native, the reference), 1, 2 and 4 workers make getppid
+ * calls at once, each a process with its own instance of the mechanism:
+ * its own VM with one vCPU for the VM mechanisms (hc-queue: its own queue
+ * and server thread, a server per vCPU).  No mechanism here shares a VM
+ * between workers; one VM with several vCPUs would add KVM's per-VM locks
+ * to what is measured, and none of the hot paths takes one.
+ *
+ *   scaling [-i ITERS] [-j JOBS] [-r REPEATS] [-m MECHS]
+ *
+ * A worker opens its instance, warms up, says it is ready, waits for the
+ * start, runs JOBS jobs of ITERS getppid, says it is done and stays alive
+ * until the snapshot after the last one is taken (an exited process would
+ * take its CPU time out of it).  Per (mechanism, workers, repeat) a "scale"
+ * record: the calls, the wall time from the start to the last worker done,
+ * and the CPU time of every task of the guest over that window (the
+ * workers, their VMM or server threads, and everything else: cpu_time.h).
+ * The host side (bench/scaling_report.py) takes medians over the repeats.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpu_time.h"
+#include "record.h"
+#include "workload.h"
+
+#define FILE_PATH	"/tmp/scaling.dat"
+#define TOOL		"scaling"
+#define MAX_WORKERS	4
+
+static const int workers_list[] = { 1, 2, 4 };
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/*
+ * One byte to the parent: 'r' ready, 'd' done, 'f' failed or 'm' missing
+ * (then a reason).
+ */
+static void tell(int fd, char what, const char *why)
+{
+	char buf[200];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "%c%s", what, why ? why : "");
+	if (write(fd, buf, n + (what == 'f' || what == 'm')) < 0)
+		_exit(2);
+}
+
+static void worker(const struct wl_mech *m, long iters, int jobs, int up, int go, int end)
+{
+	struct wl_inst w;
+	char why[160], c;
+	int j;
+
+	switch (wl_open(&w, m, FILE_PATH, 0, why, sizeof(why))) {
+	case WL_OPENED:
+		break;
+	case WL_MISSING:
+		tell(up, 'm', why);
+		_exit(1);
+	default:
+		tell(up, 'f', why);
+		_exit(1);
+	}
+	if (wl_run(&w, OP_NULL, 10, why, sizeof(why))) {
+		tell(up, 'f', why);
+		_exit(1);
+	}
+	tell(up, 'r', NULL);
+	if (read(go, &c, 1) != 0)	/* the start: EOF, to every worker at once */
+		_exit(1);
+	for (j = 0; j < jobs; j++) {
+		if (wl_run(&w, OP_NULL, iters, why, sizeof(why))) {
+			tell(up, 'f', why);
+			_exit(1);
+		}
+	}
+	tell(up, 'd', NULL);
+	if (read(end, &c, 1))		/* EOF: the parent has its snapshot */
+		_exit(1);
+	wl_close(&w);
+	_exit(0);
+}
+
+/* Read one message from a worker: its kind, and a failure's reason. */
+static char hear(int fd, char *why, size_t len)
+{
+	char c;
+	size_t n = 0;
+
+	if (read(fd, &c, 1) != 1)
+		return 'x';
+	if (c == 'f' || c == 'm') {
+		while (n + 1 < len && read(fd, &why[n], 1) == 1 && why[n])
+			n++;
+		why[n] = 0;
+	}
+	return c;
+}
+
+/* One measurement of n workers; 0, or 'f'/'m'/'x' with why. */
+static int measure(const struct wl_mech *m, int n, int repeat, long iters, int jobs,
+		   char *why, size_t len)
+{
+	int up[2], go[2], end[2], i, got = 0, rc = 'x';
+	pid_t pid[MAX_WORKERS];
+	struct cpu_time c0, c1;
+	struct wl_rec r;
+	double t0, t1;
+	char c;
+
+	if (pipe(up) || pipe(go) || pipe(end)) {
+		snprintf(why, len, "pipe: %s", strerror(errno));
+		return 'x';
+	}
+	for (i = 0; i < n; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			close(up[0]);
+			close(go[1]);
+			close(end[1]);
+			worker(m, iters, jobs, up[1], go[0], end[0]);
+		}
+		if (pid[i] < 0) {
+			snprintf(why, len, "fork: %s", strerror(errno));
+			n = i;
+			rc = 'f';
+			break;
+		}
+	}
+	close(up[1]);
+	close(go[0]);
+	close(end[0]);
+	if (rc == 'f')
+		goto out;
+	for (i = 0; i < n; i++) {
+		c = hear(up[0], why, len);
+		if (c != 'r') {
+			if (c != 'f' && c != 'm')
+				snprintf(why, len, "a worker died before it was ready");
+			rc = c == 'm' ? 'm' : 'f';
+			goto out;
+		}
+	}
+	if (cpu_time_now(&c0)) {
+		snprintf(why, len, "cannot read the CPU clocks: %s", strerror(errno));
+		rc = 'f';
+		goto out;
+	}
+	t0 = now_ns();
+	close(go[1]);
+	go[1] = -1;
+	for (got = 0; got < n; got++) {
+		c = hear(up[0], why, len);
+		if (c != 'd') {
+			if (c != 'f')
+				snprintf(why, len, "a worker died during the run");
+			rc = 'f';
+			goto out;
+		}
+	}
+	t1 = now_ns();
+	if (cpu_time_now(&c1)) {
+		snprintf(why, len, "cannot read the CPU clocks: %s", strerror(errno));
+		rc = 'f';
+		goto out;
+	}
+	wl_rec_begin(&r, "scale");
+	wl_rec_str(&r, "mech", m->name);
+	wl_rec_int(&r, "workers", n);
+	wl_rec_int(&r, "repeat", repeat);
+	wl_rec_int(&r, "calls", (long long)n * jobs * iters);
+	wl_rec_num(&r, "wall_ns", t1 - t0, 0);
+	wl_rec_num(&r, "cpu_ns", (double)cpu_time_self(&c0, &c1) +
+		   (double)(c1.others_ns - c0.others_ns), 0);
+	wl_rec_end(&r);
+	rc = 0;
+out:
+	if (go[1] >= 0)
+		close(go[1]);
+	close(end[1]);		/* releases every worker, whatever happened */
+	close(up[0]);
+	for (i = 0; i < n; i++) {
+		if (rc)
+			kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int jobs = 10, repeats = 3, opt, k, i, rep, failed = 0;
+	const char *only = NULL;
+	long iters = 200;
+	struct wl_rec rec;
+	char why[200];
+
+	while ((opt = getopt(argc, argv, "i:j:r:m:")) != -1) {
+		if (opt == 'i')
+			iters = atol(optarg);
+		else if (opt == 'j')
+			jobs = atoi(optarg);
+		else if (opt == 'r')
+			repeats = atoi(optarg);
+		else if (opt == 'm')
+			only = optarg;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	wl_rec_run(&rec, TOOL);
+	wl_rec_int(&rec, "iters_per_job", iters);
+	wl_rec_int(&rec, "jobs", jobs);
+	wl_rec_int(&rec, "repeats", repeats);
+	wl_rec_int(&rec, "cpus", sysconf(_SC_NPROCESSORS_ONLN));
+	wl_rec_end(&rec);
+	if (wl_make_file(FILE_PATH)) {
+		wl_rec_note(TOOL, "%s: %s", FILE_PATH, strerror(errno));
+		return 1;
+	}
+	wl_rec_note(TOOL, "workers: processes, each its own instance (a VM with one vCPU for "
+		    "the VM mechanisms); %ld CPUs", sysconf(_SC_NPROCESSORS_ONLN));
+	/* Printed at the end: none is sent while a measurement runs. */
+	wl_rec_hold();
+	for (k = 0; k < wl_nr_mechs; k++) {
+		const struct wl_mech *m = wl_mechs[k];
+
+		if (!(m->vm || !strcmp(m->name, "native")) || !wl_mech_in_list(only, m->name))
+			continue;
+		wl_rec_mech(TOOL, m);
+		for (rep = 0; rep < repeats; rep++) {
+			for (i = 0; i < (int)(sizeof(workers_list) / sizeof(workers_list[0])); i++) {
+				int rc = measure(m, workers_list[i], rep, iters, jobs, why,
+						 sizeof(why));
+
+				if (!rc)
+					continue;
+				wl_rec_skip(TOOL, m->name, NULL, rc == 'm' ? "missing" : "failed", why);
+				failed |= rc != 'm';
+				goto next;
+			}
+		}
+next:
+		fprintf(stderr, "# progress: %s\n", m->name);
+	}
+	wl_rec_release();
+	unlink(FILE_PATH);
+	return failed;
+}

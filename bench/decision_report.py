@@ -211,6 +211,11 @@ def scaling_table(scaling):
                       '-' if not d else f'{d["cpu_ns_per_call"]:,.0f}']
         md.append(f'| {m} | ' + ' | '.join(cells) + ' |')
     cpus = scaling.get('run', {}).get('cpus')
+    sd = scaling.get('shutdowns', [])
+    if sd:
+        md += ['', f'{len(sd)} measurement(s) made again after a worker\'s VM ended in a triple '
+               'fault (' + ', '.join(sorted({r["mech"] for r in sd})) + '): the emulator\'s '
+               'nested-SVM defect (hypercall/README.md, "Stuck calls").']
     return md + ['', f'n x one: the calls per second of n workers at once over one worker\'s '
                  f'(median of {scaling.get("run", {}).get("repeats")} repeats, [range]); '
                  f'CPU ns/call: every task of the guest.  The guest has {cpus} CPUs: past '

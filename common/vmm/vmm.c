@@ -466,6 +466,8 @@ const char *vmm_exit_str(const struct vmm_exit *e, char *buf, size_t len)
 		snprintf(buf, len, "exit io port %#x", e->port);
 	else if (e->reason == KVM_EXIT_UNKNOWN)
 		snprintf(buf, len, "KVM_RUN failed: %s", strerror(errno));
+	else if (e->reason == KVM_EXIT_SHUTDOWN)
+		snprintf(buf, len, "exit reason %u: a triple fault (KVM_EXIT_SHUTDOWN)", e->reason);
 	else
 		snprintf(buf, len, "exit reason %u", e->reason);
 	return buf;

@@ -223,10 +223,12 @@ def ratio(st, a, b, op='getppid'):
     return None
 
 
-def udp_section(st, server, mechs, icount):
+def udp_section(st, server, mechs, icount, boots=None):
     """netperf -t UDP_RR, as the posting measured it: transactions per second
     per mechanism (wall clock), or instructions per transaction with the echo
-    server's own share apart (icount)."""
+    server's own share apart (icount).  With boots (every wall-clock boot's
+    stats, the first being st), each rate and ratio has its [min, max]."""
+    sts = boots or [st]
     rows = [m for m in mechs if any((m.name, o) in st for o in UDP_OPS) or
             (icount and m.icount_na)]
     if not rows:
@@ -238,19 +240,23 @@ def udp_section(st, server, mechs, icount):
             cells = []
             for op in UDP_OPS:
                 v, n = st.get((m.name, op)), st.get(('native', op))
-                cells += [f'{1e9 / v[0]:.0f}' if v else '-',
-                          f'{n[0] / v[0]:.2f}' if v and n else '-']
+                rates = [1e9 / b[(m.name, op)][0] for b in sts if b.get((m.name, op))]
+                rate = '-' if not v else f'{1e9 / v[0]:.0f}' + (
+                    f' [{min(rates):.0f}, {max(rates):.0f}]' if len(sts) > 1 else '')
+                cells += [rate, ratio_cell(sts, 'native', m.name, op) if v and n else '-']
             out.append(f'| {m.name} | ' + ' | '.join(cells) + ' |')
         out += ['', 'Transactions per second from the median time per transaction '
                 '(one request and one reply through the mechanism, the echo server a '
-                'separate process on the same two vCPUs).']
+                'separate process on the same two vCPUs)' +
+                (f'; the first boot\'s, [min, max] over the {len(sts)} wall-clock boots.'
+                 if len(sts) > 1 else '.')]
         for a, b, pub in (('hypercall', 'exit-pio', '95965 / 58709 = 1.63x'),
                           ('hypercall', 'native', '95965 / 146461 = 0.66x')):
             x, y = st.get((a, 'udp-rr')), st.get((b, 'udp-rr'))
             if x and y:
                 out.append(f'- udp-rr, {a} / {b} in transactions per second: '
-                           f'**{y[0] / x[0]:.2f}x** (the posting, gVisor on a Xeon Gold '
-                           f'6268CL: {pub})')
+                           f'**{ratio_cell(sts, b, a, "udp-rr")}x** (the posting, gVisor on '
+                           f'a Xeon Gold 6268CL: {pub})')
         return out + ['']
     out = ['| mechanism | udp-rr total | echo server | client path | udp-rr-1K total | echo server | client path |',
            '|---|---|---|---|---|---|---|']
@@ -411,7 +417,7 @@ def main():
         md += above_floor(st['wall'], rounds['wall'], mechs, False, 'microseconds')
         md += ['']
         md += above_native(st['wall'], rounds['wall'], mechs, False, 'microseconds')
-        udp = udp_section(st['wall'], parsed['wall'].server, mechs, False)
+        udp = udp_section(st['wall'], parsed['wall'].server, mechs, False, walls)
         if udp:
             md += ['### UDP_RR (netperf -t UDP_RR over the loopback)', ''] + udp
         md += cpu_section(st['wall'], parsed['wall'].cpu, mechs)

@@ -30,12 +30,14 @@ done
 [ -s "$runs/meta.json" ] || echo '{"date": "unknown: no make bench before"}' > "$runs/meta.json"
 python3 "$here/report.py" "$here/results" "$runs/meta.json" "${logs[@]}" \
 	"vmx=$vmx_log" > /dev/null
-# report.py wrote latest.md anew: the programs', the profile's and the
-# model's parts again, in make bench's order.
+# report.py wrote latest.md anew: the programs', the profile's, the
+# scaling's and the model's parts again, in make bench's order.
 [ -f "$here/results/latest-programs.md" ] &&
 	{ echo; sed 's/^#/##/' "$here/results/latest-programs.md"; } >> "$here/results/latest.md"
 [ -f "$here/results/latest-profile.md" ] &&
 	{ echo; sed 's/^#/##/' "$here/results/latest-profile.md"; } >> "$here/results/latest.md"
+[ -f "$here/results/latest-scaling.md" ] &&
+	{ echo; sed 's/^#/##/' "$here/results/latest-scaling.md"; } >> "$here/results/latest.md"
 "$here/model/run.sh" "$here/results" > /dev/null
 sed -n '/^## Intel VMX/,/^## Headline/p' "$here/results/latest.md" | sed '$d'
 echo "bench: report in bench/results/latest.md (VMX section), latest.json (runs.vmx)"

@@ -148,7 +148,7 @@ test:
 # Boot a kernel with the test initramfs and judge the run; FUZZ_* on the
 # make command line reach the fuzzer, with per-test timeouts to match.
 # make fuzz FUZZ_SECONDS=S: each of the fuzzer's 5 paths (kernel, regs,
-# exit, bpf) may take S seconds.
+# exit, bpf, bare) may take S seconds.
 FUZZ_PATHS := 5
 FUZZ_SLACK = $(if $(FUZZ_SECONDS),$(shell echo $$(($(FUZZ_PATHS) * $(FUZZ_SECONDS) + $(1)))),$(2))
 FUZZ_VARS := FUZZ_SEED FUZZ_CALLS FUZZ_SECONDS FUZZ_VM_CALLS FUZZ_SIGNAL_US FUZZ_STUCK_MS FUZZ_ONLY
@@ -201,14 +201,16 @@ bench-vmx:
 # FUZZ_VM_CALLS=N: calls per vCPU per VM (64: a fresh VM every 192 calls),
 # FUZZ_SIGNAL_US=N: each vCPU thread's signal period (2000), FUZZ_STUCK_MS=N:
 # the watchdog's limit (2000), FUZZ_ONLY=hypercall,regs: those paths only
-# (hypercall, exit, bpf, regs).  (FUZZ_* also reach the fuzzer in `make test`
+# (hypercall, exit, bpf, regs, bare).  (FUZZ_* also reach the fuzzer in `make test`
 # and `make test-vmx`; hypercall/README.md has the long runs made.)
 fuzz:
 	@$(MAKE) -s deps
 	@$(MAKE) -s kernel
 	@$(MAKE) -s initramfs
+	@{ cat $(TESTS_OUT)/skips; $(if $(FUZZ_ONLY),echo 'hc_fuzz_test|false|FUZZ_ONLY=$(FUZZ_ONLY): the other paths left out on request';) } \
+		> $(BUILD)/fuzz.skips
 	@ONLY="hc_fuzz_test kvm_pv_syscall_test" TIMEOUT=$(call FUZZ_SLACK,900,1500) \
-		$(RUN_TESTS) $(BZIMAGE) $(INITRAMFS) $(RUNS)/fuzz test
+		$(RUN_TESTS:$(TESTS_OUT)/skips=$(BUILD)/fuzz.skips) $(BZIMAGE) $(INITRAMFS) $(RUNS)/fuzz test
 
 bench:
 	@$(MAKE) -s kernel

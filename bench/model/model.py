@@ -12,6 +12,9 @@ insns: the op's path length (QEMU -icount), from the run without the NRIP
 artefact (runs.nonrip) where it ran, else the raw one (said per row).
 floor: the hypercall's bare exit in the same run, the emulated VMCALL round
 trip; each VM exit's is replaced by the published one (vm_roundtrip).
+counts: the profile's, per op; for an op it also counted on one vCPU
+(udp-rr: profile-counts-1cpu) those, since the path lengths are one vCPU's
+too (-icount): there a call that sleeps does, on two it may not.
 CPI: derived once, from the published native getpid (constants' "syscall")
 over this run's native getppid path length; printed, and the projections at
 half and twice it beside.  Every constant comes from constants.json with
@@ -61,6 +64,7 @@ def project(consts, latest, profile):
     model's CPU, at the derived CPI and at half and twice it."""
     paths = path_lengths(latest)
     counts = profile['counts']
+    counts1 = profile.get('counts_1cpu', {})
     native = paths.get('native', {}).get('getppid')
     floor = paths.get('hypercall', {}).get('bare-exit')
     if not native or not floor:
@@ -70,7 +74,8 @@ def project(consts, latest, profile):
     rows = {}
     for mech, ops in sorted(paths.items()):
         for op, (insns, run) in ops.items():
-            c = counts.get(mech, {}).get(op)
+            c1 = counts1.get(mech, {}).get(op)
+            c = c1 if c1 is not None else counts.get(mech, {}).get(op)
             if c is None or op == 'bare-exit':
                 continue
             cyc, terms = cycles(consts, insns, c, floor[0], cpi)
@@ -79,6 +84,7 @@ def project(consts, latest, profile):
             rows.setdefault(mech, {})[op] = {
                 'cycles': cyc, 'ns': cyc / ghz, 'ns_cpi_half': lo / ghz,
                 'ns_cpi_double': hi / ghz, 'insns': insns, 'insns_from': run,
+                'counts_from': 'one vCPU' if c1 is not None else 'two vCPUs',
                 'terms': terms}
     return {'cpi': cpi, 'floor_insns': floor[0], 'floor_from': floor[1],
             'native_getppid_insns': native[0], 'ghz': ghz, 'rows': rows}
@@ -136,7 +142,12 @@ def markdown(consts, proj, checks, source):
     md += ['', 'Projected ns at the derived CPI [at half, at twice it].  The path lengths of '
            'the VM mechanisms come from the run without the NRIP artefact (bench/patches); '
            '"raw" marks a VM row that had none (the NRIP decode still in); the other '
-           'mechanisms never take a VMMCALL.', '',
+           'mechanisms never take a VMMCALL.  Event counts: the profile\'s on two vCPUs, '
+           'except for ' + (', '.join(sorted({op for ops in proj['rows'].values()
+                                              for op, r in ops.items()
+                                              if r.get('counts_from') == 'one vCPU'}))
+                            or 'no op') +
+           ', counted on one vCPU as the path lengths are measured.', '',
            '## The published figures beside their projections', '',
            '| figure | CPU | published | projected | error |', '|---|---|---|---|---|']
     for c in checks:

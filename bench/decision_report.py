@@ -276,9 +276,10 @@ def projection(model):
     p = model['projection']
     md += [f'CPI {p["cpi"]:.2f} (a published native getpid over this run\'s native path), '
            f'{p["ghz"]} GHz; constants and sources: bench/model/constants.json.', '',
-           '| mechanism | getppid ns | mixed ns |', '|---|---|---|']
+           '| mechanism | getppid ns | mixed ns | udp-rr ns |', '|---|---|---|---|']
     for m, ops in p['rows'].items():
-        cells = [f'{ops[o]["ns"]:,.0f}' if o in ops else '-' for o in ('getppid', 'mixed')]
+        cells = [f'{ops[o]["ns"]:,.0f}' if o in ops else '-'
+                 for o in ('getppid', 'mixed', 'udp-rr')]
         md.append(f'| {m} | ' + ' | '.join(cells) + ' |')
     md += ['', '| published figure | CPU | published | projected | error |',
            '|---|---|---|---|---|']

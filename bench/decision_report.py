@@ -214,7 +214,7 @@ def scaling_table(scaling):
     sd = scaling.get('shutdowns', [])
     if sd:
         md += ['', f'{len(sd)} measurement(s) made again after a worker\'s VM ended in a triple '
-               'fault (' + ', '.join(sorted({r["mech"] for r in sd})) + '): the emulator\'s '
+               'fault or a measurement did not end (' + ', '.join(sorted({r["mech"] for r in sd})) + '): the emulator\'s '
                'nested-SVM defect (hypercall/README.md, "Stuck calls").']
     return md + ['', f'n x one: the calls per second of n workers at once over one worker\'s '
                  f'(median of {scaling.get("run", {}).get("repeats")} repeats, [range]); '
@@ -233,7 +233,9 @@ def sleeping_call(prof):
     c2 = (prof or {}).get('counts', {})
     c1 = (prof or {}).get('counts_1cpu', {})
     path = (prof or {}).get('path', {})
-    rows = [m for m, ops in c2.items() if 'stat:host_state_reload' in ops.get('udp-rr', {})]
+    rows = [m for m in dict.fromkeys(list(c2) + list(c1))
+            if 'stat:host_state_reload' in c2.get(m, {}).get('udp-rr', {}) or
+            'stat:host_state_reload' in c1.get(m, {}).get('udp-rr', {})]
     if not rows:
         return md + ['Not run: the profile counted no udp-rr (`make profile`).', '']
 

@@ -544,6 +544,8 @@ int main(int argc, char **argv)
 			    wl_udp.note);
 	else
 		wl_rec_note(TOOL, "udp-rr not run: %s: %s", what, strerror(errno));
+	if (udp_only && !udp)
+		return 1;	/* -u has nothing else to do: the boot fails */
 	for (k = 0; k < NR_COUNTERS; k++) {
 		wl_rec_begin(&rec, "counter");
 		wl_rec_str(&rec, "name", wl_counter_names[k]);

@@ -300,10 +300,11 @@ def report(counts, path, counts1=None):
                 if s:
                     md += ['KVM binary stats of the vCPU (KVM_GET_STATS_FD) and the VMM\'s '
                            'count of KVM_RUN returns:', ''] + s + ['']
-            if op == 'udp-rr' and counts1:
+            t1 = count_table(counts1, op, MAIN_COUNTS) if op == 'udp-rr' and counts1 else []
+            if t1:
                 md += ['The same on one vCPU, as the -icount boots run it (the client has to '
                        'sleep while the server runs):', '']
-                md += count_table(counts1, op, MAIN_COUNTS) + ['']
+                md += t1 + ['']
                 md += count_table(counts1, op, STAT_COUNTS) + ['']
     if path:
         md += ['## The kernel path per op (sampled, -icount)', '',

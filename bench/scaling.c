@@ -20,6 +20,7 @@
  * The host side (bench/scaling_report.py) takes medians over the repeats.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,17 +36,26 @@
 #define FILE_PATH	"/tmp/scaling.dat"
 #define TOOL		"scaling"
 #define MAX_WORKERS	4
+/*
+ * A measurement that has not ended after this long is stuck: the
+ * emulator's nested-SVM defect can hold a call in KVM_RUN for minutes
+ * (hypercall/README.md, "Stuck calls").  hc-queue's two workers on two
+ * CPUs, the slowest that is not stuck, take about 20 s.
+ */
+#define MEASURE_SECONDS	300
 
 static const int workers_list[] = { 1, 2, 4 };
 
 /*
- * A worker's VM that triple-faults: the nested-SVM defect of QEMU's TCG
- * that hypercall/README.md ("Stuck calls") shows with a control that runs
- * no host call at all, more likely the more L1 preempts L2.  Counted in a
- * "shutdown" record and the measurement made again, at most this often;
- * the report prints the count.  Any other failure ends the mechanism.
+ * A worker's VM that triple-faults, or a measurement that does not end:
+ * the nested-SVM defect of QEMU's TCG that hypercall/README.md ("Stuck
+ * calls") shows with a control that runs no host call at all, more likely
+ * the more L1 preempts L2.  Counted in a "shutdown" record and the
+ * measurement made again, at most this often; the report prints the
+ * count.  Any other failure ends the mechanism.
  */
 #define SHUTDOWN	"KVM_EXIT_SHUTDOWN"
+#define STUCK		"no measurement end"
 #define MAX_SHUTDOWNS	2
 
 static void note_shutdown(const struct wl_mech *m, int n, int repeat, const char *why)
@@ -111,6 +121,8 @@ static void worker(const struct wl_mech *m, long iters, int jobs, int up, int go
 			_exit(1);
 		}
 	}
+	/* Idle until the snapshot: hc-queue's server would spin on. */
+	wl_leave(&w);
 	tell(up, 'd', NULL);
 	if (read(end, &c, 1))		/* EOF: the parent has its snapshot */
 		_exit(1);
@@ -118,14 +130,67 @@ static void worker(const struct wl_mech *m, long iters, int jobs, int up, int go
 	_exit(0);
 }
 
-/* Read one message from a worker: its kind, and a failure's reason. */
-static char hear(int fd, char *why, size_t len)
+/* The workers of one measurement, and which of them were reaped. */
+struct crew {
+	pid_t pid[MAX_WORKERS];
+	bool reaped[MAX_WORKERS];
+	int n;
+	double deadline;
+};
+
+/* A worker that ended without saying why: 'x' with its status. */
+static char dead_worker(struct crew *cr, char *why, size_t len)
 {
+	int i, st;
+
+	for (i = 0; i < cr->n; i++) {
+		if (cr->reaped[i] || waitpid(cr->pid[i], &st, WNOHANG) != cr->pid[i])
+			continue;
+		cr->reaped[i] = true;
+		if (WIFSIGNALED(st))
+			snprintf(why, len, "a worker was killed by signal %d", WTERMSIG(st));
+		else
+			snprintf(why, len, "a worker exited (%d) without a word", WEXITSTATUS(st));
+		return 'x';
+	}
+	return 0;
+}
+
+/*
+ * Read one message from a worker: its kind, and a failure's reason.  All
+ * workers share the pipe, so a dead one gives no EOF while others live:
+ * look for it every second; 's' when the measurement outlives its time.
+ */
+static char hear(int fd, struct crew *cr, char *why, size_t len)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char c;
 	size_t n = 0;
 
-	if (read(fd, &c, 1) != 1)
+	for (;;) {
+		int r = poll(&pfd, 1, 1000);
+
+		if (r > 0)
+			break;
+		if (r < 0 && errno != EINTR) {
+			snprintf(why, len, "poll: %s", strerror(errno));
+			return 'x';
+		}
+		/* A message already sent is read before a death is believed. */
+		if (poll(&pfd, 1, 0) > 0)
+			break;
+		if (dead_worker(cr, why, len))
+			return 'x';
+		if (now_ns() > cr->deadline) {
+			snprintf(why, len, STUCK " after %d s: a worker stuck in KVM_RUN?",
+				 MEASURE_SECONDS);
+			return 's';
+		}
+	}
+	if (read(fd, &c, 1) != 1) {
+		snprintf(why, len, "every worker ended without a word");
 		return 'x';
+	}
 	if (c == 'f' || c == 'm') {
 		while (n + 1 < len && read(fd, &why[n], 1) == 1 && why[n])
 			n++;
@@ -134,12 +199,14 @@ static char hear(int fd, char *why, size_t len)
 	return c;
 }
 
-/* One measurement of n workers; 0, or 'f'/'m'/'x' with why. */
+/* One measurement of n workers; 0, or 'f'/'m'/'x'/'s' with why. */
 static int measure(const struct wl_mech *m, int n, int repeat, long iters, int jobs,
 		   char *why, size_t len)
 {
-	int up[2], go[2], end[2], i, got = 0, rc = 'x';
-	pid_t pid[MAX_WORKERS];
+	int up[2] = { -1, -1 }, go[2] = { -1, -1 }, end[2] = { -1, -1 };
+	struct crew cr = { .n = n, .deadline = now_ns() + MEASURE_SECONDS * 1e9 };
+	pid_t *pid = cr.pid;
+	int i, got = 0, rc = 'x';
 	struct cpu_time c0, c1;
 	struct wl_rec r;
 	double t0, t1;
@@ -147,6 +214,12 @@ static int measure(const struct wl_mech *m, int n, int repeat, long iters, int j
 
 	if (pipe(up) || pipe(go) || pipe(end)) {
 		snprintf(why, len, "pipe: %s", strerror(errno));
+		for (i = 0; i < 2; i++) {
+			if (up[i] >= 0)
+				close(up[i]);
+			if (go[i] >= 0)
+				close(go[i]);
+		}
 		return 'x';
 	}
 	for (i = 0; i < n; i++) {
@@ -159,7 +232,7 @@ static int measure(const struct wl_mech *m, int n, int repeat, long iters, int j
 		}
 		if (pid[i] < 0) {
 			snprintf(why, len, "fork: %s", strerror(errno));
-			n = i;
+			n = cr.n = i;
 			rc = 'f';
 			break;
 		}
@@ -170,11 +243,9 @@ static int measure(const struct wl_mech *m, int n, int repeat, long iters, int j
 	if (rc == 'f')
 		goto out;
 	for (i = 0; i < n; i++) {
-		c = hear(up[0], why, len);
+		c = hear(up[0], &cr, why, len);
 		if (c != 'r') {
-			if (c != 'f' && c != 'm')
-				snprintf(why, len, "a worker died before it was ready");
-			rc = c == 'm' ? 'm' : 'f';
+			rc = c == 'm' || c == 's' ? c : 'f';
 			goto out;
 		}
 	}
@@ -187,11 +258,9 @@ static int measure(const struct wl_mech *m, int n, int repeat, long iters, int j
 	close(go[1]);
 	go[1] = -1;
 	for (got = 0; got < n; got++) {
-		c = hear(up[0], why, len);
+		c = hear(up[0], &cr, why, len);
 		if (c != 'd') {
-			if (c != 'f')
-				snprintf(why, len, "a worker died during the run");
-			rc = 'f';
+			rc = c == 's' ? 's' : 'f';
 			goto out;
 		}
 	}
@@ -217,6 +286,8 @@ out:
 	close(end[1]);		/* releases every worker, whatever happened */
 	close(up[0]);
 	for (i = 0; i < n; i++) {
+		if (cr.reaped[i])
+			continue;
 		if (rc)
 			kill(pid[i], SIGKILL);
 		waitpid(pid[i], NULL, 0);
@@ -267,8 +338,9 @@ int main(int argc, char **argv)
 			for (i = 0; i < (int)(sizeof(workers_list) / sizeof(workers_list[0])); i++) {
 				int rc, tries = 0;
 
-				while ((rc = measure(m, workers_list[i], rep, iters, jobs, why,
-						     sizeof(why))) == 'f' && strstr(why, SHUTDOWN) &&
+				while (((rc = measure(m, workers_list[i], rep, iters, jobs, why,
+						      sizeof(why))) == 's' ||
+					(rc == 'f' && strstr(why, SHUTDOWN))) &&
 				       ++tries <= MAX_SHUTDOWNS)
 					note_shutdown(m, workers_list[i], rep, why);
 				if (!rc)
@@ -279,6 +351,9 @@ int main(int argc, char **argv)
 			}
 		}
 next:
+		/* Out between mechanisms: a boot that dies keeps what ran. */
+		wl_rec_release();
+		wl_rec_hold();
 		fprintf(stderr, "# progress: %s\n", m->name);
 	}
 	wl_rec_release();

@@ -75,8 +75,9 @@ def report(boot, table):
     md += [f'- {n}' for n in boot.notes]
     for r in boot.by_type['shutdown']:
         md.append(f'- {r["mech"]}, {r["workers"]} workers, repeat {r["repeat"]}: a worker\'s '
-                  f'VM ended in a triple fault ({r["reason"]}); measured again.  The nested-'
-                  f'SVM defect of the emulator (hypercall/README.md, "Stuck calls").')
+                  f'VM ended in a triple fault or the measurement did not end ({r["reason"]}); '
+                  f'measured again.  The nested-SVM defect of the emulator '
+                  f'(hypercall/README.md, "Stuck calls").')
     md.append('')
     md += ['| mechanism | ' + ' | '.join(f'{n} worker{"s" * (n > 1)}: calls/s | x one | '
                                            f'CPU ns/call' for n in workers) + ' |',

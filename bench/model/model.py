@@ -118,6 +118,21 @@ def fmt(x):
     return f'{x:,.0f}' if x >= 100 else f'{x:.1f}'
 
 
+def counts_note(proj):
+    """Which counts each op's projections used: an op counted on one vCPU
+    uses those, and any mechanism that had none there is named."""
+    one = sorted({op for ops in proj['rows'].values() for op, r in ops.items()
+                  if r.get('counts_from') == 'one vCPU'})
+    if not one:
+        return 'the profile\'s on two vCPUs.'
+    fell = sorted(f'{m} {op}' for m, ops in proj['rows'].items() for op, r in ops.items()
+                  if op in one and r.get('counts_from') != 'one vCPU')
+    return ('the profile\'s on two vCPUs, except for ' + ', '.join(one) + ', counted on one '
+            'vCPU as the path lengths are measured' +
+            (f' (not counted there, so two vCPUs\' counts: {", ".join(fell)})' if fell else '') +
+            '.')
+
+
 def markdown(consts, proj, checks, source):
     md = ['# A per-event cost model, checked against published figures', '',
           f'- inputs: {source}',
@@ -142,12 +157,7 @@ def markdown(consts, proj, checks, source):
     md += ['', 'Projected ns at the derived CPI [at half, at twice it].  The path lengths of '
            'the VM mechanisms come from the run without the NRIP artefact (bench/patches); '
            '"raw" marks a VM row that had none (the NRIP decode still in); the other '
-           'mechanisms never take a VMMCALL.  Event counts: the profile\'s on two vCPUs, '
-           'except for ' + (', '.join(sorted({op for ops in proj['rows'].values()
-                                              for op, r in ops.items()
-                                              if r.get('counts_from') == 'one vCPU'}))
-                            or 'no op') +
-           ', counted on one vCPU as the path lengths are measured.', '',
+           'mechanisms never take a VMMCALL.  Event counts: ' + counts_note(proj), '',
            '## The published figures beside their projections', '',
            '| figure | CPU | published | projected | error |', '|---|---|---|---|---|']
     for c in checks:

@@ -231,18 +231,21 @@ void wl_counters_read(struct wl_counters *wc, struct wl_inst *w,
 
 /*
  * Every job pays a fixed cost, and a machine-wide counter also gains other
- * tasks' events and the L1 timer's VM exits: noise that only ever adds.  So
- * each job runs COUNT_ROUNDS times and the least count of each stands for
- * it; a single empty job that caught a tick would otherwise be subtracted
- * from the measured one and make a per-op count come out low.
+ * tasks' events and the L1 timer's VM exits: noise that only ever adds.
+ * Each job runs COUNT_ROUNDS times.  The empty job, whose count is that
+ * noise and the fixed cost, stands as its least; the measured job as its
+ * median, since what an op does may itself vary from run to run (whether
+ * a udp-rr's recvfrom sleeps), which the least would bias low.  A single
+ * empty job that caught a tick would otherwise be subtracted from the
+ * measured one and make a per-op count come out low.
  */
 #define COUNT_ROUNDS	3
 
 static int count_job(struct wl_counters *wc, struct wl_inst *w, int op, long iters,
-		     uint64_t least[NR_COUNTERS], char *why, size_t len)
+		     uint64_t out[NR_COUNTERS], char *why, size_t len)
 {
-	uint64_t a[NR_COUNTERS], b[NR_COUNTERS];
-	int c, round;
+	uint64_t a[NR_COUNTERS], b[NR_COUNTERS], got[COUNT_ROUNDS][NR_COUNTERS];
+	int c, round, i, j;
 
 	for (round = 0; round < COUNT_ROUNDS; round++) {
 		wl_counters_read(wc, w, a);
@@ -250,8 +253,20 @@ static int count_job(struct wl_counters *wc, struct wl_inst *w, int op, long ite
 			return -1;
 		wl_counters_read(wc, w, b);
 		for (c = 0; c < NR_COUNTERS; c++)
-			if (!round || b[c] - a[c] < least[c])
-				least[c] = b[c] - a[c];
+			got[round][c] = b[c] - a[c];
+	}
+	for (c = 0; c < NR_COUNTERS; c++) {
+		uint64_t v[COUNT_ROUNDS], t;
+
+		for (i = 0; i < COUNT_ROUNDS; i++)
+			v[i] = got[i][c];
+		for (i = 1; i < COUNT_ROUNDS; i++)	/* insertion sort */
+			for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+				t = v[j];
+				v[j] = v[j - 1];
+				v[j - 1] = t;
+			}
+		out[c] = iters ? v[COUNT_ROUNDS / 2] : v[0];
 	}
 	return 0;
 }

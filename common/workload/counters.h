@@ -57,9 +57,9 @@ void wl_counters_read(struct wl_counters *wc, struct wl_inst *w,
 		      uint64_t v[NR_COUNTERS]);
 
 /*
- * Per-op counts of op on w: counts(iters) - counts(0), over iters, each
- * count the least of a few runs of its job (noise only adds).  0 on
- * success, -1 with why if a job failed.
+ * Per-op counts of op on w: counts(iters) - counts(0), over iters; of a
+ * few runs of each job, the empty job's least count (noise only adds) and
+ * the measured job's median.  0 on success, -1 with why if a job failed.
  */
 int wl_count_op(struct wl_counters *wc, struct wl_inst *w, int op, long iters,
 		double per_op[NR_COUNTERS], char *why, size_t len);

@@ -32,6 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 import check_test_ids  # noqa: E402
 import guestlog  # noqa: E402
 import results  # noqa: E402
+from scaling_report import speedup_cell  # noqa: E402
 
 BASE, HC, HC_REGS = 'native', 'hypercall', 'hypercall-regs'
 NEAR = 0.10         # "within 10%": the threshold of every comparison below
@@ -184,11 +185,6 @@ def performance(js, profile, programs, model=None, prof=None, scaling=None):
     return md + sleeping_call(prof) + scaling_table(scaling) + projection(model)
 
 
-def ratio(v):
-    """Two decimals, or two significant digits for a collapse (0.00077)."""
-    return f'{v:.2f}' if v >= 0.1 else f'{v:.2g}'
-
-
 def scaling_table(scaling):
     """Several workers at once: throughput over one worker's, with its range,
     and CPU per call (bench/scaling.c)."""
@@ -206,9 +202,7 @@ def scaling_table(scaling):
         cells = []
         for n in ns:
             d = row.get(str(n))
-            r = d and d.get('speedup_range')
-            cells += ['-' if not r else f'{ratio(d["speedup"])} [{ratio(r[0])}-{ratio(r[1])}]',
-                      '-' if not d else f'{d["cpu_ns_per_call"]:,.0f}']
+            cells += [speedup_cell(d), '-' if not d else f'{d["cpu_ns_per_call"]:,.0f}']
         md.append(f'| {m} | ' + ' | '.join(cells) + ' |')
     cpus = scaling.get('run', {}).get('cpus')
     sd = scaling.get('shutdowns', [])

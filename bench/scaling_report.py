@@ -60,6 +60,13 @@ def ratio(v):
     return f'{v:.2f}' if v >= 0.1 else f'{v:.2g}'
 
 
+def speedup_cell(d):
+    """A worker count's throughput over one worker's, with its range; '-'
+    without one (no cell, or no one-worker figure).  REPORT.md's too."""
+    r = d and d.get('speedup_range')
+    return f'{ratio(d["speedup"])} [{ratio(r[0])}-{ratio(r[1])}]' if r else '-'
+
+
 def report(boot, table):
     run = boot.run
     workers = sorted({n for row in table.values() if 'not_run' not in row for n in row})
@@ -92,9 +99,7 @@ def report(boot, table):
             if not d:
                 cells += ['-', '-', '-']
                 continue
-            r = d.get('speedup_range')
-            cells += [f'{d["calls_per_s"]:,.0f}',
-                      f'{ratio(d["speedup"])} [{ratio(r[0])}-{ratio(r[1])}]' if r else '-',
+            cells += [f'{d["calls_per_s"]:,.0f}', speedup_cell(d),
                       f'{d["cpu_ns_per_call"]:,.0f}']
         md.append(f'| {m} | ' + ' | '.join(cells) + ' |')
     return md + ['']

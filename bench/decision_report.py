@@ -215,7 +215,9 @@ def scaling_table(scaling):
                  f'CPU ns/call: every task of the guest.  The guest has {cpus} CPUs: past '
                  f'{cpus} workers the throughput cannot grow, and a mechanism whose threads '
                  'spin (hc-queue: the guest waits on its server) needs a CPU per spinning '
-                 'thread.  hc-queue with one server shared by all vCPUs is not built.', '']
+                 'thread.  hc-queue-shared is hc-queue with one server thread for every vCPU\'s '
+                 'ring (the workers are threads of one process, each its own VM): its '
+                 'throughput is bounded by the one thread.', '']
 
 
 def sleeping_call(prof):
@@ -245,20 +247,28 @@ def sleeping_call(prof):
     def cnt(c, m, k):
         v = c.get(m, {}).get('udp-rr', {}).get(k)
         return '-' if v is None else f'{v:.2f}'
-    md += ['| mechanism | vcpu_put, 2 vCPUs | context switches, 2 vCPUs | vcpu_put, 1 vCPU | '
+
+    def puts(c, m):
+        return ' / '.join(cnt(c, m, k) for k in
+                          ('stat:host_state_reload', 'vcpu-loads', 'preempt-notifier-outs'))
+    md += ['| mechanism | vcpu_put / vcpu_load / notifier runs, 2 vCPUs | '
+           'context switches, 2 vCPUs | vcpu_put / vcpu_load / notifier runs, 1 vCPU | '
            'context switches, 1 vCPU | path beyond two calls (k insns, 1 vCPU) |',
            '|---|---|---|---|---|---|']
     for m in rows:
-        md.append(f'| {m} | {cnt(c2, m, "stat:host_state_reload")} | '
-                  f'{cnt(c2, m, "context-switches")} | {cnt(c1, m, "stat:host_state_reload")} | '
-                  f'{cnt(c1, m, "context-switches")} | {excess(m)} |')
+        md.append(f'| {m} | {puts(c2, m)} | {cnt(c2, m, "context-switches")} | '
+                  f'{puts(c1, m)} | {cnt(c1, m, "context-switches")} | {excess(m)} |')
     return md + ['', 'Per transaction (a sendto and a recvfrom).  vcpu_put is KVM\'s '
-                 'host_state_reload stat: the preempt notifier\'s when a call sleeps inside '
-                 'KVM_RUN, or the return to the VMM; context switches are machine-wide (the '
-                 'echo server\'s too).  The last column: a transaction\'s path minus native\'s, '
-                 'minus twice the getppid path above native\'s (with the NRIP artefact in '
-                 'both: it cancels), from the profile\'s -icount boot; what the call that '
-                 'sleeps costs beyond the two calls.', '']
+                 'host_state_reload stat; vcpu_load counts kvm_arch_vcpu_load (a kprobe): a '
+                 'KVM_RUN\'s own and the preempt notifier\'s; notifier runs count kvm_sched_out '
+                 '(a kprobe), the vCPU task switched out inside KVM_RUN, i.e. a call that '
+                 'slept there.  An exit form pays its vcpu_put/vcpu_load per KVM_RUN and never '
+                 'sleeps inside one; an in-kernel form pays them only when a call sleeps.  '
+                 'Context switches are machine-wide (the echo server\'s too).  The last '
+                 'column: a transaction\'s path minus native\'s, minus twice the getppid path '
+                 'above native\'s (with the NRIP artefact in both: it cancels), from the '
+                 'profile\'s -icount boot; what the call that sleeps costs beyond the two '
+                 'calls.', '']
 
 
 def projection(model):

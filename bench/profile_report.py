@@ -26,6 +26,8 @@ MAIN_COUNTS = ['vm-exits', 'userspace-exits', 'hypercalls', 'kvm-fpu-swaps', 'sy
                'context-switches', 'cr3-switches+flushes', 'signals', 'task-fpu-saves']
 STAT_COUNTS = ['stat:exits', 'stat:io_exits', 'stat:hypercalls', 'stat:host_state_reload',
                'stat:fpu_reload', 'KVM_RUN-returns']
+# vcpu_load/vcpu_put and the preempt notifiers (kprobes, machine-wide).
+LOAD_COUNTS = ['vcpu-loads', 'vcpu-puts', 'preempt-notifier-outs', 'preempt-notifier-ins']
 
 
 # Kernel functions by name, first match wins: exact names, or patterns
@@ -181,7 +183,10 @@ UDP_NOTE = ['A call that sleeps: per transaction, a sendto and a recvfrom that b
             'machine-wide) replies.  stat:host_state_reload counts vcpu_put '
             '(svm_vcpu_put), run by the preempt notifier when a call sleeps inside KVM_RUN '
             'and by the return to the VMM; stat:fpu_reload counts the guest FPU put back '
-            'when KVM_RUN ends.  A form that keeps the vCPU in KVM_RUN still pays a vcpu_put '
+            'when KVM_RUN ends.  vcpu-loads and vcpu-puts count every kvm_arch_vcpu_load/put '
+            '(a vCPU ioctl\'s and the notifier\'s), preempt-notifier-outs/ins the notifier\'s '
+            'own runs: a vCPU task switched out and back inside KVM_RUN.  '
+            'A form that keeps the vCPU in KVM_RUN still pays a vcpu_put '
             'and a vcpu_load for every call that sleeps; an exit form pays them on every '
             'call.  On two vCPUs the reply may already be queued when recvfrom runs (the '
             'exit is slow under emulation), and then nothing sleeps but the server.', '']
@@ -300,12 +305,20 @@ def report(counts, path, counts1=None):
                 if s:
                     md += ['KVM binary stats of the vCPU (KVM_GET_STATS_FD) and the VMM\'s '
                            'count of KVM_RUN returns:', ''] + s + ['']
+                s = count_table(counts, op, LOAD_COUNTS)
+                if s:
+                    md += ['vcpu_load/vcpu_put and the preempt notifier\'s runs (kprobes on '
+                           'kvm_arch_vcpu_load/put and kvm_sched_out/in, machine-wide):',
+                           ''] + s + ['']
             t1 = count_table(counts1, op, MAIN_COUNTS) if op == 'udp-rr' and counts1 else []
             if t1:
                 md += ['The same on one vCPU, as the -icount boots run it (the client has to '
                        'sleep while the server runs):', '']
                 md += t1 + ['']
                 md += count_table(counts1, op, STAT_COUNTS) + ['']
+                s = count_table(counts1, op, LOAD_COUNTS)
+                if s:
+                    md += s + ['']
     if path:
         md += ['## The kernel path per op (sampled, -icount)', '',
                'Thousands of guest instructions per op, by where a cpu-clock sample found '

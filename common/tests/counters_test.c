@@ -8,7 +8,8 @@
  * one VM exit, an exit to the VMM two guest FPU swaps (put and load), and
  * a seccomp user notification two context switches and two CR3 switches
  * (the supervisor's and back), the counters the cost model multiplies
- * (bench/model/).  The per-op
+ * (bench/model/); a KVM_RUN is one vcpu_load and one vcpu_put, and a call
+ * that sleeps inside KVM_RUN one run of the preempt notifiers.  The per-op
  * figures come from wl_count_op(), the division the profile uses.
  *
  * Every thread and process the test starts runs on one CPU: with two, a
@@ -58,6 +59,21 @@ static const struct expect expects[] = {
 	{ "exit-pio", OP_NULL, WC_KVM_FPU, 2, false },
 	{ "seccomp-unotify", OP_NULL, WC_CSWITCH, 2, false },
 	{ "seccomp-unotify", OP_NULL, WC_TLB, 2, false },
+	/*
+	 * vcpu_load/vcpu_put and the preempt notifiers (kprobes): every
+	 * KVM_RUN loads and puts the vCPU once; a call made inside KVM_RUN
+	 * loads nothing, unless it sleeps: then the notifier puts the vCPU
+	 * and loads it back.  On one CPU a udp-rr transaction switches the
+	 * client out exactly once (the echo server must run to reply),
+	 * inside KVM_RUN for the hypercall and in the VMM for exit-pio.
+	 */
+	{ "exit-pio", OP_NULL, WC_VCPU_LOAD, 1, false },
+	{ "exit-pio", OP_NULL, WC_VCPU_PUT, 1, false },
+	{ "hypercall", OP_NULL, WC_VCPU_LOAD, 0, false },
+	{ "hypercall", OP_UDP_RR, WC_PREEMPT_OUT, 1, false },
+	{ "hypercall", OP_UDP_RR, WC_VCPU_LOAD, 1, false },
+	{ "exit-pio", OP_UDP_RR, WC_PREEMPT_OUT, 0, false },
+	{ "exit-pio", OP_UDP_RR, WC_VCPU_LOAD, 2, false },
 };
 
 #define NR_EXPECTS	(sizeof(expects) / sizeof(expects[0]))
@@ -72,7 +88,9 @@ static bool close_enough(const struct expect *e, double got)
 
 int main(int argc, char **argv)
 {
-	bool allow_missing = wl_allow_missing(argc, argv);
+	bool allow_missing = wl_allow_missing(argc, argv), udp;
+	const char *udp_what = NULL;
+	int udp_err = 0;
 	unsigned int i;
 	cpu_set_t one;
 
@@ -84,6 +102,9 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("sched_setaffinity: %s\n", strerror(errno));
 	if (wl_make_file(FILE_PATH))
 		ksft_exit_fail_msg("%s: %s\n", FILE_PATH, strerror(errno));
+	/* After the pinning: the echo server shares the client's CPU. */
+	udp = !wl_udp_start(1, &udp_what);
+	udp_err = errno;
 	for (i = 0; i < NR_EXPECTS; i++) {
 		const struct expect *e = &expects[i];
 		const struct wl_mech *m = wl_mech_by_name(e->mech);
@@ -94,6 +115,11 @@ int main(int argc, char **argv)
 		char err[160];
 		int r;
 
+		if (wl_op_is_udp(e->op) && !udp) {
+			ksft_test_result_fail("%s %s: no echo server: %s: %s\n", e->mech,
+					      wl_op_names[e->op], udp_what, strerror(udp_err));
+			continue;
+		}
 		/* Idle: the counters open before the mechanism's enter hook. */
 		switch (wl_open(&w, m, FILE_PATH, WL_OPEN_IDLE, err, sizeof(err))) {
 		case WL_MISSING:
@@ -127,5 +153,7 @@ int main(int argc, char **argv)
 		wl_counters_close(&wc);
 		wl_close(&w);
 	}
+	if (udp)
+		wl_udp_stop();
 	ksft_finished();
 }

@@ -24,6 +24,10 @@ const char *const wl_counter_names[NR_COUNTERS] = {
 	[WC_TLB] = "cr3-switches+flushes",
 	[WC_SIGNAL] = "signals",
 	[WC_FPU_SAVE] = "task-fpu-saves",
+	[WC_VCPU_LOAD] = "vcpu-loads",
+	[WC_VCPU_PUT] = "vcpu-puts",
+	[WC_PREEMPT_OUT] = "preempt-notifier-outs",
+	[WC_PREEMPT_IN] = "preempt-notifier-ins",
 	[WC_KVM_EXITS] = "stat:exits",
 	[WC_KVM_IO_EXITS] = "stat:io_exits",
 	[WC_KVM_HYPERCALLS] = "stat:hypercalls",
@@ -32,7 +36,7 @@ const char *const wl_counter_names[NR_COUNTERS] = {
 	[WC_KVM_RUN] = "KVM_RUN-returns",
 };
 
-/* Tracepoints (system:name) and KVM stats (stat name). */
+/* Tracepoints (system:name), kprobes (kprobe:function), KVM stats (name). */
 const char *const wl_counter_sources[NR_COUNTERS] = {
 	[WC_VM_EXIT] = "kvm:kvm_exit",
 	[WC_USER_EXIT] = "kvm:kvm_userspace_exit",
@@ -43,6 +47,10 @@ const char *const wl_counter_sources[NR_COUNTERS] = {
 	[WC_TLB] = "tlb:tlb_flush",
 	[WC_SIGNAL] = "signal:signal_deliver",
 	[WC_FPU_SAVE] = "x86_fpu:x86_fpu_regs_deactivated",
+	[WC_VCPU_LOAD] = "kprobe:kvm_arch_vcpu_load",
+	[WC_VCPU_PUT] = "kprobe:kvm_arch_vcpu_put",
+	[WC_PREEMPT_OUT] = "kprobe:kvm_sched_out",
+	[WC_PREEMPT_IN] = "kprobe:kvm_sched_in",
 	[WC_KVM_EXITS] = "exits",
 	[WC_KVM_IO_EXITS] = "io_exits",
 	[WC_KVM_HYPERCALLS] = "hypercalls",
@@ -65,9 +73,15 @@ const char *wl_tracefs(void)
 	return NULL;
 }
 
-static bool is_tracepoint(int c)
+/* Counted by perf_event_open on every CPU: tracepoints and kprobes. */
+static bool is_perf(int c)
 {
-	return c <= WC_FPU_SAVE;
+	return c <= WC_PREEMPT_IN;
+}
+
+static bool is_kprobe(int c)
+{
+	return c >= WC_VCPU_LOAD && c <= WC_PREEMPT_IN;
 }
 
 static bool is_kvm_stat(int c)
@@ -93,24 +107,53 @@ static long tracepoint_id(const char *src)
 	return id;
 }
 
-static int open_tracepoint(struct wl_counters *wc, int c)
+/* The kprobe PMU's type (perf_event_open's "kprobe" event source), or -1. */
+static long kprobe_pmu_type(void)
 {
+	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
+	long type = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &type) != 1)
+		type = -1;
+	fclose(f);
+	return type;
+}
+
+static int open_perf(struct wl_counters *wc, int c)
+{
+	const char *src = wl_counter_sources[c];
 	struct perf_event_attr a = {
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(a),
-		.config = tracepoint_id(wl_counter_sources[c]),
 	};
 	int cpu;
 
-	if ((long)a.config < 0) {
-		wc->why[c] = "tracepoint not in this kernel";
-		return -1;
+	if (is_kprobe(c)) {
+		long type = kprobe_pmu_type();
+
+		if (type < 0) {
+			wc->why[c] = "no kprobe PMU (CONFIG_KPROBE_EVENTS)";
+			return -1;
+		}
+		a.type = type;
+		/* An entry probe (config 0) on the function, at offset 0. */
+		a.kprobe_func = (uintptr_t)strchr(src, ':') + 1;
+		a.probe_offset = 0;
+	} else {
+		a.config = tracepoint_id(src);
+		if ((long)a.config < 0) {
+			wc->why[c] = "tracepoint not in this kernel";
+			return -1;
+		}
 	}
 	for (cpu = 0; cpu < wc->ncpus; cpu++) {
 		/* Every task on this CPU: the stubs and threads count too. */
 		wc->fd[c][cpu] = syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
 		if (wc->fd[c][cpu] < 0) {
-			wc->why[c] = "perf_event_open failed";
+			wc->why[c] = is_kprobe(c) ? "cannot probe the function" :
+				     "perf_event_open failed";
 			return -1;
 		}
 	}
@@ -166,11 +209,16 @@ int wl_counters_open(struct wl_counters *wc, struct wl_inst *w)
 	if (wc->ncpus > 8)
 		wc->ncpus = 8;
 	if (!wl_tracefs()) {
-		for (c = 0; c <= WC_FPU_SAVE; c++)
+		for (c = 0; is_perf(c); c++)
 			wc->why[c] = "no tracefs";
 	} else {
-		for (c = 0; c <= WC_FPU_SAVE; c++) {
-			if (open_tracepoint(wc, c)) {
+		for (c = 0; is_perf(c); c++) {
+			/* A VM's functions: nothing to count for the others. */
+			if (is_kprobe(c) && !w->mech->vm) {
+				wc->why[c] = "no VM";
+				continue;
+			}
+			if (open_perf(wc, c)) {
 				for (cpu = 0; cpu < wc->ncpus; cpu++)
 					if (wc->fd[c][cpu] >= 0)
 						close(wc->fd[c][cpu]);
@@ -212,7 +260,7 @@ void wl_counters_read(struct wl_counters *wc, struct wl_inst *w,
 		v[c] = 0;
 		if (!wc->have[c])
 			continue;
-		if (is_tracepoint(c)) {
+		if (is_perf(c)) {
 			for (cpu = 0; cpu < wc->ncpus; cpu++) {
 				uint64_t n = 0;
 

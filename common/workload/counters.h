@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Where a mechanism's cost goes, counted by the kernel itself: tracepoint
- * and software-event counts over the whole machine (perf_event_open), the
+ * and kprobe counts over the whole machine (perf_event_open), the
  * vCPU's KVM binary stats (KVM_GET_STATS_FD), and the VMM's own count of
  * KVM_RUN returns.  Every figure is per op: the counts of a job of n
  * iterations minus those of an empty job (which pays the job's fixed
@@ -26,6 +26,16 @@ enum wl_counter {
 	WC_TLB,			/* tlb:tlb_flush: CR3 switches on task switch, flushes */
 	WC_SIGNAL,		/* signal:signal_deliver */
 	WC_FPU_SAVE,		/* x86_fpu:x86_fpu_regs_deactivated: task FPU saved */
+	/*
+	 * Kprobes, all CPUs (VM mechanisms only).  KVM has no tracepoint
+	 * for these: every vcpu_load()/vcpu_put() (a vCPU ioctl's, and the
+	 * preempt notifier's), and the notifier's own runs, which happen
+	 * only when a vCPU task is switched out or in inside a vCPU ioctl.
+	 */
+	WC_VCPU_LOAD,		/* kvm_arch_vcpu_load */
+	WC_VCPU_PUT,		/* kvm_arch_vcpu_put */
+	WC_PREEMPT_OUT,		/* kvm_sched_out: preempt notifier, switched out */
+	WC_PREEMPT_IN,		/* kvm_sched_in: preempt notifier, switched in */
 	/* The vCPU's KVM binary stats (VM mechanisms only). */
 	WC_KVM_EXITS,		/* exits */
 	WC_KVM_IO_EXITS,	/* io_exits */

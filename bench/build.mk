@@ -26,6 +26,8 @@ $(FACTS): $(OBJ)/bench/facts.o $$(WORKLOAD_OBJS)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)
 
 # vCPU scaling: 1, 2 and 4 workers at once per VM mechanism (/bench/scaling).
+# It runs hc-queue a second time with one shared server (hc_queue.h).
+$(OBJ)/bench/scaling.o: HOST_CFLAGS += -I$(TOP)/exit-variant/mech
 $(BENCH_OUT)/scaling: $(OBJ)/bench/scaling.o $(OBJ)/bench/cpu_time.o $$(WORKLOAD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(WORKLOAD_LIBS)

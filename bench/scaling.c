@@ -6,7 +6,10 @@
  * its own VM with one vCPU for the VM mechanisms (hc-queue: its own queue
  * and server thread, a server per vCPU).  No mechanism here shares a VM
  * between workers; one VM with several vCPUs would add KVM's per-VM locks
- * to what is measured, and none of the hot paths takes one.
+ * to what is measured, and none of the hot paths takes one.  hc-queue runs
+ * a second time as "hc-queue-shared": the workers are threads of one
+ * process, each with its own VM and ring, and one VMM thread serves every
+ * ring (wl_hcq_share_server()).
  *
  *   scaling [-i ITERS] [-j JOBS] [-r REPEATS] [-m MECHS]
  *
@@ -29,7 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include "cpu_time.h"
+#include "hc_queue.h"
 #include "record.h"
 #include "workload.h"
 
@@ -92,7 +98,8 @@ static void tell(int fd, char what, const char *why)
 		_exit(2);
 }
 
-static void worker(const struct wl_mech *m, long iters, int jobs, int up, int go, int end)
+/* A worker's life; its exit status (it has told the parent why). */
+static int worker(const struct wl_mech *m, long iters, int jobs, int up, int go, int end)
 {
 	struct wl_inst w;
 	char why[160], c;
@@ -103,31 +110,69 @@ static void worker(const struct wl_mech *m, long iters, int jobs, int up, int go
 		break;
 	case WL_MISSING:
 		tell(up, 'm', why);
-		_exit(1);
+		return 1;
 	default:
 		tell(up, 'f', why);
-		_exit(1);
+		return 1;
 	}
 	if (wl_run(&w, OP_NULL, 10, why, sizeof(why))) {
 		tell(up, 'f', why);
-		_exit(1);
+		return 1;
 	}
 	tell(up, 'r', NULL);
 	if (read(go, &c, 1) != 0)	/* the start: EOF, to every worker at once */
-		_exit(1);
+		return 1;
 	for (j = 0; j < jobs; j++) {
 		if (wl_run(&w, OP_NULL, iters, why, sizeof(why))) {
 			tell(up, 'f', why);
-			_exit(1);
+			return 1;
 		}
 	}
 	/* Idle until the snapshot: hc-queue's server would spin on. */
 	wl_leave(&w);
 	tell(up, 'd', NULL);
 	if (read(end, &c, 1))		/* EOF: the parent has its snapshot */
-		_exit(1);
+		return 1;
 	wl_close(&w);
-	_exit(0);
+	return 0;
+}
+
+/* hc-queue-shared: the workers are threads of one process. */
+struct worker_arg {
+	const struct wl_mech *m;
+	long iters;
+	int jobs, up, go, end, status;
+};
+
+static void *worker_thread(void *p)
+{
+	struct worker_arg *a = p;
+
+	a->status = worker(a->m, a->iters, a->jobs, a->up, a->go, a->end);
+	return NULL;
+}
+
+static int thread_crew(const struct wl_mech *m, int n, long iters, int jobs,
+		       int up, int go, int end)
+{
+	struct worker_arg a[MAX_WORKERS];
+	pthread_t t[MAX_WORKERS];
+	int i, started, status = 0;
+
+	wl_hcq_share_server(true);
+	for (started = 0; started < n; started++) {
+		a[started] = (struct worker_arg){ m, iters, jobs, up, go, end, 0 };
+		errno = pthread_create(&t[started], NULL, worker_thread, &a[started]);
+		if (errno) {
+			tell(up, 'f', "pthread_create failed");
+			return 1;
+		}
+	}
+	for (i = 0; i < started; i++) {
+		pthread_join(t[i], NULL);
+		status |= a[i].status;
+	}
+	return status;
 }
 
 /* The workers of one measurement, and which of them were reaped. */
@@ -199,12 +244,16 @@ static char hear(int fd, struct crew *cr, char *why, size_t len)
 	return c;
 }
 
-/* One measurement of n workers; 0, or 'f'/'m'/'x'/'s' with why. */
-static int measure(const struct wl_mech *m, int n, int repeat, long iters, int jobs,
-		   char *why, size_t len)
+/*
+ * One measurement of n workers (n threads of one process if threads);
+ * 0, or 'f'/'m'/'x'/'s' with why.
+ */
+static int measure(const struct wl_mech *m, int n, bool threads, int repeat, long iters,
+		   int jobs, char *why, size_t len)
 {
 	int up[2] = { -1, -1 }, go[2] = { -1, -1 }, end[2] = { -1, -1 };
-	struct crew cr = { .n = n, .deadline = now_ns() + MEASURE_SECONDS * 1e9 };
+	struct crew cr = { .n = threads ? 1 : n,
+			   .deadline = now_ns() + MEASURE_SECONDS * 1e9 };
 	pid_t *pid = cr.pid;
 	int i, got = 0, rc = 'x';
 	struct cpu_time c0, c1;
@@ -222,13 +271,14 @@ static int measure(const struct wl_mech *m, int n, int repeat, long iters, int j
 		}
 		return 'x';
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < cr.n; i++) {
 		pid[i] = fork();
 		if (pid[i] == 0) {
 			close(up[0]);
 			close(go[1]);
 			close(end[1]);
-			worker(m, iters, jobs, up[1], go[0], end[0]);
+			_exit(threads ? thread_crew(m, n, iters, jobs, up[1], go[0], end[0]) :
+			      worker(m, iters, jobs, up[1], go[0], end[0]));
 		}
 		if (pid[i] < 0) {
 			snprintf(why, len, "fork: %s", strerror(errno));
@@ -285,7 +335,7 @@ out:
 		close(go[1]);
 	close(end[1]);		/* releases every worker, whatever happened */
 	close(up[0]);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < cr.n; i++) {
 		if (cr.reaped[i])
 			continue;
 		if (rc)
@@ -295,13 +345,43 @@ out:
 	return rc;
 }
 
+/* Every worker count, repeats times; 1 if the mechanism failed. */
+static int run_mech(const struct wl_mech *m, bool threads, long iters, int jobs, int repeats)
+{
+	char why[200];
+	int i, rep, failed = 0;
+
+	wl_rec_mech(TOOL, m);
+	for (rep = 0; rep < repeats; rep++) {
+		for (i = 0; i < (int)(sizeof(workers_list) / sizeof(workers_list[0])); i++) {
+			int rc, tries = 0;
+
+			while (((rc = measure(m, workers_list[i], threads, rep, iters, jobs, why,
+					      sizeof(why))) == 's' ||
+				(rc == 'f' && strstr(why, SHUTDOWN))) &&
+			       ++tries <= MAX_SHUTDOWNS)
+				note_shutdown(m, workers_list[i], rep, why);
+			if (!rc)
+				continue;
+			wl_rec_skip(TOOL, m->name, NULL, rc == 'm' ? "missing" : "failed", why);
+			failed = rc != 'm';
+			goto out;
+		}
+	}
+out:
+	/* Out between mechanisms: a boot that dies keeps what ran. */
+	wl_rec_release();
+	wl_rec_hold();
+	fprintf(stderr, "# progress: %s\n", m->name);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
-	int jobs = 10, repeats = 3, opt, k, i, rep, failed = 0;
+	int jobs = 10, repeats = 3, opt, k, failed = 0;
 	const char *only = NULL;
 	long iters = 200;
 	struct wl_rec rec;
-	char why[200];
 
 	while ((opt = getopt(argc, argv, "i:j:r:m:")) != -1) {
 		if (opt == 'i')
@@ -325,7 +405,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	wl_rec_note(TOOL, "workers: processes, each its own instance (a VM with one vCPU for "
-		    "the VM mechanisms); %ld CPUs", sysconf(_SC_NPROCESSORS_ONLN));
+		    "the VM mechanisms); hc-queue-shared: threads of one process, each its own "
+		    "VM, one server thread for all; %ld CPUs", sysconf(_SC_NPROCESSORS_ONLN));
 	/* Printed at the end: none is sent while a measurement runs. */
 	wl_rec_hold();
 	for (k = 0; k < wl_nr_mechs; k++) {
@@ -333,28 +414,16 @@ int main(int argc, char **argv)
 
 		if (!(m->vm || !strcmp(m->name, "native")) || !wl_mech_in_list(only, m->name))
 			continue;
-		wl_rec_mech(TOOL, m);
-		for (rep = 0; rep < repeats; rep++) {
-			for (i = 0; i < (int)(sizeof(workers_list) / sizeof(workers_list[0])); i++) {
-				int rc, tries = 0;
+		failed |= run_mech(m, false, iters, jobs, repeats);
+		if (!strcmp(m->name, "hc-queue")) {
+			/* The same mechanism, its rings served by one thread. */
+			struct wl_mech one_server = *m;
 
-				while (((rc = measure(m, workers_list[i], rep, iters, jobs, why,
-						      sizeof(why))) == 's' ||
-					(rc == 'f' && strstr(why, SHUTDOWN))) &&
-				       ++tries <= MAX_SHUTDOWNS)
-					note_shutdown(m, workers_list[i], rep, why);
-				if (!rc)
-					continue;
-				wl_rec_skip(TOOL, m->name, NULL, rc == 'm' ? "missing" : "failed", why);
-				failed |= rc != 'm';
-				goto next;
-			}
+			one_server.name = "hc-queue-shared";
+			one_server.summary = "hc-queue, its workers threads of one process: "
+					     "one VMM thread serves every VM's ring";
+			failed |= run_mech(&one_server, true, iters, jobs, repeats);
 		}
-next:
-		/* Out between mechanisms: a boot that dies keeps what ran. */
-		wl_rec_release();
-		wl_rec_hold();
-		fprintf(stderr, "# progress: %s\n", m->name);
 	}
 	wl_rec_release();
 	unlink(FILE_PATH);

@@ -73,7 +73,8 @@ def report(boot, table):
     md = ['# vCPU scaling: workers making getppid calls at once', '',
           f'Each worker is a process with its own instance of the mechanism (its own VM with '
           f'one vCPU for a VM mechanism; hc-queue: its own queue and server thread, so a '
-          f'server per vCPU), making {run["jobs"]} jobs of {run["iters_per_job"]} getppid; '
+          f'server per vCPU; hc-queue-shared: the workers are threads of one process, each '
+          f'with its own VM and ring, and one server thread serves every ring), making {run["jobs"]} jobs of {run["iters_per_job"]} getppid; '
           f'{run["cpus"]} guest CPUs, {run["repeats"]} repeats.  Per worker count: all '
           f'workers\' calls per second (median over the repeats), that over one worker\'s '
           f'[range over the repeats], and the CPU time of every task of the guest per call '

@@ -17,6 +17,13 @@
  * The VMM thread spins for SERVER_SPIN empty polls, then sleeps on a
  * doorbell that the fallback and enter() ring; leave() parks it at once so
  * that it does not steal a CPU from the other mechanisms' samples.
+ *
+ * A thread serves one VM's ring by default: a server per vCPU.  Sean's
+ * message queue could as well be served by one host thread for many vCPUs;
+ * wl_hcq_share_server() makes every hc-queue instance this process opens
+ * afterwards join one shared thread, which sweeps their rings in turn
+ * (bench/scaling -s measures it).  A call it runs holds up the other
+ * rings' calls: the guest's bounded spin and the fallback still apply.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -26,68 +33,183 @@
 #include "hc_queue.h"
 
 #define WL_QUEUE_SPIN	(1UL << 16)	/* guest polls before it exits */
-#define SERVER_SPIN	(1UL << 20)	/* empty polls before the thread sleeps */
+#define SERVER_SPIN	(1UL << 20)	/* empty sweeps before the thread sleeps */
 #define BELL_TIMEOUT_MS	50		/* a sleeping thread rechecks stop */
+#define MAX_MEMBERS	8		/* rings one shared thread serves */
 
+struct hcq;
+
+/* A VMM thread and the rings it serves. */
+struct hcq_server {
+	pthread_t thread;
+	pthread_mutex_t lock;	/* member[], n: held by the thread for a sweep */
+	struct hcq *member[MAX_MEMBERS];
+	int n;
+	uint32_t bell;		/* futex: rung to wake the thread */
+	int stop;
+};
+
+/* One VM's ring. */
 struct hcq {
 	struct wl_queue *q;
-	pthread_t thread;
-	bool started;
-	uint32_t bell;		/* futex: rung to wake the thread */
-	int parked;		/* leave(): sleep without spinning */
-	int stop;
-	long served;		/* calls the thread ran */
+	struct hcq_server *srv;	/* NULL until joined */
+	uint64_t next;		/* the next seq the server looks for */
+	int parked;		/* leave(): the server need not spin for it */
+	long served;		/* calls the server ran */
 };
+
+static bool share_server;
+static struct hcq_server *shared;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void wl_hcq_share_server(bool on)
+{
+	share_server = on;
+}
 
 static int hcq_available(const char **why)
 {
 	return 1;
 }
 
-static void ring_bell(struct hcq *h)
+static void ring_bell(struct hcq_server *srv)
 {
-	__atomic_add_fetch(&h->bell, 1, __ATOMIC_RELEASE);
-	wl_futex_wake(&h->bell);
+	__atomic_add_fetch(&srv->bell, 1, __ATOMIC_RELEASE);
+	wl_futex_wake(&srv->bell);
+}
+
+/* Serve h's next call if it is posted: true if the slot moved on. */
+static bool serve_one(struct hcq *h)
+{
+	struct wl_queue_slot *s = &h->q->slot[h->next % WL_QUEUE_SLOTS];
+	uint32_t w = __atomic_load_n(&s->word, __ATOMIC_ACQUIRE);
+	uint32_t posted = WL_SLOT(h->next, WL_SLOT_POSTED);
+
+	if ((w & ~3U) != WL_SLOT(h->next, 0))
+		return false;
+	/* Ours unless the fallback took it (then just go on). */
+	if (w == posted &&
+	    __atomic_compare_exchange_n(&s->word, &posted,
+					WL_SLOT(h->next, WL_SLOT_SERVER), false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		if (s->regs) {
+			wl_run_for_code(s->regs);
+			__atomic_add_fetch(&h->served, 1, __ATOMIC_RELAXED);
+		}
+		__atomic_store_n(&s->word, WL_SLOT(h->next, WL_SLOT_DONE), __ATOMIC_RELEASE);
+		wl_futex_wake(&s->word);
+	}
+	h->next++;
+	return true;
 }
 
 static void *server(void *arg)
 {
-	struct hcq *h = arg;
-	struct wl_queue *q = h->q;
-	uint64_t next = 1, idle = 0;
+	struct hcq_server *srv = arg;
+	uint64_t idle = 0;
 
-	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) {
-		struct wl_queue_slot *s = &q->slot[next % WL_QUEUE_SLOTS];
-		uint32_t w = __atomic_load_n(&s->word, __ATOMIC_ACQUIRE);
-		uint32_t posted = WL_SLOT(next, WL_SLOT_POSTED);
+	while (!__atomic_load_n(&srv->stop, __ATOMIC_ACQUIRE)) {
+		bool moved = false, awake = false;
+		uint32_t bell;
+		int i;
 
-		if ((w & ~3U) == WL_SLOT(next, 0)) {
-			/* Ours unless the fallback took it (then just go on). */
-			if (w == posted &&
-			    __atomic_compare_exchange_n(&s->word, &posted,
-							WL_SLOT(next, WL_SLOT_SERVER), false,
-							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-				if (s->regs) {
-					wl_run_for_code(s->regs);
-					__atomic_add_fetch(&h->served, 1, __ATOMIC_RELAXED);
-				}
-				__atomic_store_n(&s->word, WL_SLOT(next, WL_SLOT_DONE),
-						 __ATOMIC_RELEASE);
-				wl_futex_wake(&s->word);
-			}
-			next++;
+		pthread_mutex_lock(&srv->lock);
+		for (i = 0; i < srv->n; i++) {
+			moved |= serve_one(srv->member[i]);
+			awake |= !__atomic_load_n(&srv->member[i]->parked, __ATOMIC_RELAXED);
+		}
+		pthread_mutex_unlock(&srv->lock);
+		if (moved) {
 			idle = 0;
 			continue;
 		}
-		if (++idle < SERVER_SPIN && !__atomic_load_n(&h->parked, __ATOMIC_RELAXED)) {
+		if (++idle < SERVER_SPIN && awake) {
 			asm volatile("pause" ::: "memory");
 			continue;
 		}
-		w = __atomic_load_n(&h->bell, __ATOMIC_ACQUIRE);
-		wl_futex_wait(&h->bell, w, BELL_TIMEOUT_MS);
+		bell = __atomic_load_n(&srv->bell, __ATOMIC_ACQUIRE);
+		wl_futex_wait(&srv->bell, bell, BELL_TIMEOUT_MS);
 		idle = 0;
 	}
 	return NULL;
+}
+
+static struct hcq_server *server_start(void)
+{
+	struct hcq_server *srv = calloc(1, sizeof(*srv));
+
+	if (!srv)
+		return NULL;
+	pthread_mutex_init(&srv->lock, NULL);
+	errno = pthread_create(&srv->thread, NULL, server, srv);
+	if (errno) {
+		free(srv);
+		return NULL;
+	}
+	return srv;
+}
+
+static void server_stop(struct hcq_server *srv)
+{
+	__atomic_store_n(&srv->stop, 1, __ATOMIC_RELEASE);
+	ring_bell(srv);
+	pthread_join(srv->thread, NULL);
+	pthread_mutex_destroy(&srv->lock);
+	free(srv);
+}
+
+/* h's own server, or the shared one (started by its first member). */
+static int server_join(struct hcq *h)
+{
+	struct hcq_server *srv;
+	int r = -1;
+
+	pthread_mutex_lock(&shared_lock);
+	srv = share_server ? shared : NULL;
+	if (!srv)
+		srv = server_start();
+	if (!srv)
+		goto out;
+	pthread_mutex_lock(&srv->lock);
+	if (srv->n < MAX_MEMBERS) {
+		srv->member[srv->n++] = h;
+		h->srv = srv;
+		r = 0;
+	} else {
+		errno = EBUSY;
+	}
+	pthread_mutex_unlock(&srv->lock);
+	if (share_server && !r)
+		shared = srv;
+	else if (!srv->n)
+		server_stop(srv);
+out:
+	pthread_mutex_unlock(&shared_lock);
+	return r;
+}
+
+/* Out of the sweep (not touched again once this returns); the last stops it. */
+static void server_leave(struct hcq *h)
+{
+	struct hcq_server *srv = h->srv;
+	int i, left;
+
+	pthread_mutex_lock(&shared_lock);
+	pthread_mutex_lock(&srv->lock);
+	for (i = 0; i < srv->n; i++)
+		if (srv->member[i] == h) {
+			srv->member[i] = srv->member[--srv->n];
+			break;
+		}
+	left = srv->n;
+	pthread_mutex_unlock(&srv->lock);
+	if (!left) {
+		if (srv == shared)
+			shared = NULL;
+		server_stop(srv);
+	}
+	pthread_mutex_unlock(&shared_lock);
+	h->srv = NULL;
 }
 
 static int hcq_init(struct wl_inst *w, const char **why)
@@ -105,15 +227,12 @@ static int hcq_init(struct wl_inst *w, const char **why)
 		return -1;
 	h->q->head = 1;		/* slot words start at seq 0, done */
 	h->q->spin = WL_QUEUE_SPIN;
+	h->next = 1;
 	w->ctx->mech_data = h->q;
 	w->ctx->call = wl_call_queue;
 	w->ctx->bare = wl_bare_queue;
-	*why = "the VMM's ring thread";
-	errno = pthread_create(&h->thread, NULL, server, h);
-	if (errno)
-		return -1;
-	h->started = true;
-	return 0;
+	*why = share_server ? "the VMM's shared ring thread" : "the VMM's ring thread";
+	return server_join(h);
 }
 
 /* The guest stopped spinning on the slot it posted last. */
@@ -145,7 +264,7 @@ static int hcq_exit(struct wl_inst *w, struct kvm_run *run, uint16_t port)
 			wl_futex_wait(&s->word, cur, BELL_TIMEOUT_MS);
 		}
 	}
-	ring_bell(h);
+	ring_bell(h->srv);
 	return 0;
 }
 
@@ -164,7 +283,7 @@ static int hcq_enter(struct wl_inst *w)
 	struct hcq *h = w->priv;
 
 	__atomic_store_n(&h->parked, 0, __ATOMIC_RELAXED);
-	ring_bell(h);
+	ring_bell(h->srv);
 	return 0;
 }
 
@@ -179,11 +298,8 @@ static void hcq_destroy(struct wl_inst *w)
 {
 	struct hcq *h = w->priv;
 
-	if (h && h->started) {
-		__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
-		ring_bell(h);
-		pthread_join(h->thread, NULL);
-	}
+	if (h && h->srv)
+		server_leave(h);
 	free(h);
 	w->priv = NULL;
 	wl_vm_teardown(w);

@@ -36,6 +36,12 @@ struct wl_queue {
 	uint64_t spin;			/* guest spin budget before the exit */
 };
 
+/*
+ * Every hc-queue instance this process opens from now on joins one VMM
+ * thread shared by all of them (on) or starts its own (off, the default).
+ */
+void wl_hcq_share_server(bool on);
+
 long wl_call_queue(struct wl_ctx *c, struct pt_regs *r);
 void wl_bare_queue(struct wl_ctx *c);
 

@@ -51,7 +51,12 @@ fi
 
 release=$(cat "$(dirname "$bz")/../../../include/config/kernel.release" 2>/dev/null || echo unknown)
 kconfig=$(dirname "$bz")/../../../.config
-python3 - "$runs/meta.json" "$release" "$kconfig" <<'PY'
+# The code measured: HEAD, and whether tracked files differed from it.
+commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+if [ "$commit" != unknown ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no)" ]; then
+	commit="$commit with uncommitted changes"
+fi
+python3 - "$runs/meta.json" "$release" "$kconfig" "$commit" <<'PY'
 import json, platform, subprocess, sys, time
 qemu = subprocess.run(['qemu-system-x86_64', '--version'], capture_output=True,
                       text=True).stdout.splitlines()[0]
@@ -67,6 +72,7 @@ debug = 'CONFIG_PROVE_LOCKING=y' in cfg
 kernel_cfg = ('debug: lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_LIST (the test kernel)'
               if debug else 'no debug options (common/kernel/debug.config left out)')
 json.dump({'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+           'commit': sys.argv[4],
            'guest kernel': sys.argv[2] + ' (this repository\'s series)',
            'qemu': qemu, 'accel': accel + (' (-cpu max, nested SVM)' if accel == 'tcg' else ''),
            'kernel config': kernel_cfg,

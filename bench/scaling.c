@@ -85,7 +85,7 @@ static double now_ns(void)
 }
 
 /*
- * One byte to the parent: 'r' ready, 'd' done, 'f' failed or 'm' missing
+ * One byte to the parent: 'o' opened, 'r' ready, 'd' done, 'f' failed or 'm' missing
  * (then a reason).
  */
 static void tell(int fd, char what, const char *why)
@@ -99,7 +99,8 @@ static void tell(int fd, char what, const char *why)
 }
 
 /* A worker's life; its exit status (it has told the parent why). */
-static int worker(const struct wl_mech *m, long iters, int jobs, int up, int go, int end)
+static int worker(const struct wl_mech *m, long iters, int jobs, int up, int warm, int go,
+		  int end)
 {
 	struct wl_inst w;
 	char why[160], c;
@@ -115,6 +116,16 @@ static int worker(const struct wl_mech *m, long iters, int jobs, int up, int go,
 		tell(up, 'f', why);
 		return 1;
 	}
+	/*
+	 * Every worker opens (bpf: attaches its program, which repatches the
+	 * kernel's call into the trampoline) before any makes a call, and
+	 * closes after all have made theirs: no code is patched while
+	 * another worker runs it.  Under TCG a call through a site being
+	 * patched once hit the patch's int3 after the patch had ended.
+	 */
+	tell(up, 'o', NULL);
+	if (read(warm, &c, 1) != 0)	/* EOF: every worker has opened */
+		return 1;
 	if (wl_run(&w, OP_NULL, 10, why, sizeof(why))) {
 		tell(up, 'f', why);
 		return 1;
@@ -128,8 +139,7 @@ static int worker(const struct wl_mech *m, long iters, int jobs, int up, int go,
 			return 1;
 		}
 	}
-	/* Idle until the snapshot: hc-queue's server would spin on. */
-	wl_leave(&w);
+	/* Idle until the snapshot (hc-queue's server sleeps once idle). */
 	tell(up, 'd', NULL);
 	if (read(end, &c, 1))		/* EOF: the parent has its snapshot */
 		return 1;
@@ -141,19 +151,19 @@ static int worker(const struct wl_mech *m, long iters, int jobs, int up, int go,
 struct worker_arg {
 	const struct wl_mech *m;
 	long iters;
-	int jobs, up, go, end, status;
+	int jobs, up, warm, go, end, status;
 };
 
 static void *worker_thread(void *p)
 {
 	struct worker_arg *a = p;
 
-	a->status = worker(a->m, a->iters, a->jobs, a->up, a->go, a->end);
+	a->status = worker(a->m, a->iters, a->jobs, a->up, a->warm, a->go, a->end);
 	return NULL;
 }
 
 static int thread_crew(const struct wl_mech *m, int n, long iters, int jobs,
-		       int up, int go, int end)
+		       int up, int warm, int go, int end)
 {
 	struct worker_arg a[MAX_WORKERS];
 	pthread_t t[MAX_WORKERS];
@@ -161,7 +171,7 @@ static int thread_crew(const struct wl_mech *m, int n, long iters, int jobs,
 
 	wl_hcq_share_server(true);
 	for (started = 0; started < n; started++) {
-		a[started] = (struct worker_arg){ m, iters, jobs, up, go, end, 0 };
+		a[started] = (struct worker_arg){ m, iters, jobs, up, warm, go, end, 0 };
 		errno = pthread_create(&t[started], NULL, worker_thread, &a[started]);
 		if (errno) {
 			tell(up, 'f', "pthread_create failed");
@@ -251,7 +261,7 @@ static char hear(int fd, struct crew *cr, char *why, size_t len)
 static int measure(const struct wl_mech *m, int n, bool threads, int repeat, long iters,
 		   int jobs, char *why, size_t len)
 {
-	int up[2] = { -1, -1 }, go[2] = { -1, -1 }, end[2] = { -1, -1 };
+	int up[2] = { -1, -1 }, warm[2] = { -1, -1 }, go[2] = { -1, -1 }, end[2] = { -1, -1 };
 	struct crew cr = { .n = threads ? 1 : n,
 			   .deadline = now_ns() + MEASURE_SECONDS * 1e9 };
 	pid_t *pid = cr.pid;
@@ -261,11 +271,13 @@ static int measure(const struct wl_mech *m, int n, bool threads, int repeat, lon
 	double t0, t1;
 	char c;
 
-	if (pipe(up) || pipe(go) || pipe(end)) {
+	if (pipe(up) || pipe(warm) || pipe(go) || pipe(end)) {
 		snprintf(why, len, "pipe: %s", strerror(errno));
 		for (i = 0; i < 2; i++) {
 			if (up[i] >= 0)
 				close(up[i]);
+			if (warm[i] >= 0)
+				close(warm[i]);
 			if (go[i] >= 0)
 				close(go[i]);
 		}
@@ -275,10 +287,12 @@ static int measure(const struct wl_mech *m, int n, bool threads, int repeat, lon
 		pid[i] = fork();
 		if (pid[i] == 0) {
 			close(up[0]);
+			close(warm[1]);
 			close(go[1]);
 			close(end[1]);
-			_exit(threads ? thread_crew(m, n, iters, jobs, up[1], go[0], end[0]) :
-			      worker(m, iters, jobs, up[1], go[0], end[0]));
+			_exit(threads ?
+			      thread_crew(m, n, iters, jobs, up[1], warm[0], go[0], end[0]) :
+			      worker(m, iters, jobs, up[1], warm[0], go[0], end[0]));
 		}
 		if (pid[i] < 0) {
 			snprintf(why, len, "fork: %s", strerror(errno));
@@ -288,10 +302,20 @@ static int measure(const struct wl_mech *m, int n, bool threads, int repeat, lon
 		}
 	}
 	close(up[1]);
+	close(warm[0]);
 	close(go[0]);
 	close(end[0]);
 	if (rc == 'f')
 		goto out;
+	for (i = 0; i < n; i++) {
+		c = hear(up[0], &cr, why, len);
+		if (c != 'o') {
+			rc = c == 'm' || c == 's' ? c : 'f';
+			goto out;
+		}
+	}
+	close(warm[1]);		/* every worker opened: warm up */
+	warm[1] = -1;
 	for (i = 0; i < n; i++) {
 		c = hear(up[0], &cr, why, len);
 		if (c != 'r') {
@@ -331,6 +355,8 @@ static int measure(const struct wl_mech *m, int n, bool threads, int repeat, lon
 	wl_rec_end(&r);
 	rc = 0;
 out:
+	if (warm[1] >= 0)
+		close(warm[1]);
 	if (go[1] >= 0)
 		close(go[1]);
 	close(end[1]);		/* releases every worker, whatever happened */

@@ -15,8 +15,9 @@
  * never depends on the VMM thread being scheduled.
  *
  * The VMM thread spins for SERVER_SPIN empty polls, then sleeps on a
- * doorbell that the fallback and enter() ring; leave() parks it at once so
- * that it does not steal a CPU from the other mechanisms' samples.
+ * doorbell that the fallback and enter() ring, and spins again only when
+ * rung; leave() parks it at once so that it does not steal a CPU from the
+ * other mechanisms' samples.
  *
  * A thread serves one VM's ring by default: a server per vCPU.  Sean's
  * message queue could as well be served by one host thread for many vCPUs;
@@ -129,7 +130,13 @@ static void *server(void *arg)
 		}
 		bell = __atomic_load_n(&srv->bell, __ATOMIC_ACQUIRE);
 		wl_futex_wait(&srv->bell, bell, BELL_TIMEOUT_MS);
-		idle = 0;
+		/*
+		 * Spin again only when rung (a call came by the fallback, or
+		 * enter()).  After a timeout, one sweep and back to sleep: an
+		 * idle ring costs no CPU beyond SERVER_SPIN polls.
+		 */
+		if (__atomic_load_n(&srv->bell, __ATOMIC_ACQUIRE) != bell)
+			idle = 0;
 	}
 	return NULL;
 }

@@ -64,6 +64,7 @@ VARIANTS := $(shell sed -e '/^[[:space:]]*\#/d' -e '/^[[:space:]]*$$/d' series)
 include common/build.mk
 include $(wildcard $(addsuffix /build.mk,$(VARIANTS)))
 include bench/build.mk
+include gvisor/build.mk
 
 $(OBJ)/%.guest.o: %.guest.c
 	@mkdir -p $(dir $@)
@@ -104,8 +105,9 @@ ifneq ($(INJECT_FAILURE),)
 	@chmod +x $(TESTS_OUT)/zz_injected_failure
 endif
 
-initramfs: tests $(GEN_INIT_CPIO)
-	@common/qemu/mkinitramfs.sh $(INITRAMFS) $(GEN_INIT_CPIO) $(TESTS_OUT) $(BENCH_OUT)
+initramfs: tests $(GEN_INIT_CPIO) $(RUNSC)
+	@common/qemu/mkinitramfs.sh $(INITRAMFS) $(GEN_INIT_CPIO) $(TESTS_OUT) $(BENCH_OUT) \
+		$(dir $(RUNSC))
 
 # The committed test log REPORT.md cites (its "- tests:" line).
 CITED_TAP = $(shell sed -n 's/^- tests: `\([^`]*\)`.*/\1/p' REPORT.md)

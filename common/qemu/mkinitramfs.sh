@@ -1,8 +1,9 @@
 #!/bin/bash
 # Pack an initramfs with busybox, /init and the given directories:
-#   mkinitramfs.sh OUT.cpio GEN_INIT_CPIO TESTS_DIR [BENCH_DIR]
+#   mkinitramfs.sh OUT.cpio GEN_INIT_CPIO TESTS_DIR [BENCH_DIR [GVISOR_DIR]]
+# GVISOR_DIR's files (runsc) go to /gvisor.
 set -euo pipefail
-out=$1 gen=$2 tests=$3 bench=${4:-}
+out=$1 gen=$2 tests=$3 bench=${4:-} gvisor=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT
@@ -17,9 +18,13 @@ busybox=$(command -v busybox || echo /bin/busybox)
 	echo "dir /tmp 1777 0 0"
 	echo "file /bin/busybox $busybox 755 0 0"
 	echo "file /init $here/init.sh 755 0 0"
-	for d in tests bench; do
-		src=$tests
-		[ $d = bench ] && src=$bench
+	for d in tests bench gvisor; do
+		case $d in
+		tests)	src=$tests ;;
+		bench)	src=$bench ;;
+		gvisor)	src=$gvisor
+			[ -n "$src" ] || continue ;;
+		esac
 		echo "dir /$d 755 0 0"
 		[ -n "$src" ] && [ -d "$src" ] || continue
 		for f in "$src"/*; do

@@ -8,7 +8,8 @@ PKGS="linux-source-6.12 qemu-system-x86 busybox-static gcc make bc flex bison
       libelf-dev libssl-dev cpio ccache dwarves clang llvm libbpf-dev bpftool
       zlib1g-dev libzstd-dev
       xz-utils git python3 rsync kmod gnuplot-nox
-      bochs bochsbios vgabios syslinux mtools dosfstools"
+      bochs bochsbios vgabios syslinux mtools dosfstools
+      golang-gvisor-gvisor-dev golang-1.19-go g++"
 
 missing=()
 for p in $PKGS; do

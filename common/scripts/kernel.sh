@@ -123,6 +123,8 @@ fragments() {
 		[ "$FLAVOR" != bench ] && [ -f "$TOP/$dir/kernel-test.config" ] &&
 			echo "$TOP/$dir/kernel-test.config"
 	done
+	# What runsc needs (gvisor/), for the kernels the tests boot.
+	[ "$FLAVOR" != bench ] && echo "$TOP/gvisor/kernel-test.config"
 	# The options of bench/patches, for the bench kernel only.
 	[ "$FLAVOR" = bench ] && echo "$TOP/bench/kernel-bench.config"
 	return 0

@@ -23,7 +23,7 @@
  * message queue could as well be served by one host thread for many vCPUs;
  * wl_hcq_share_server() makes every hc-queue instance this process opens
  * afterwards join one shared thread, which sweeps their rings in turn
- * (bench/scaling -s measures it).  A call it runs holds up the other
+ * (bench/scaling measures it as hc-queue-shared).  A call it runs holds up the other
  * rings' calls: the guest's bounded spin and the fallback still apply.
  */
 #include <errno.h>
@@ -82,10 +82,21 @@ static void ring_bell(struct hcq_server *srv)
 /* Serve h's next call if it is posted: true if the slot moved on. */
 static bool serve_one(struct hcq *h)
 {
-	struct wl_queue_slot *s = &h->q->slot[h->next % WL_QUEUE_SLOTS];
-	uint32_t w = __atomic_load_n(&s->word, __ATOMIC_ACQUIRE);
-	uint32_t posted = WL_SLOT(h->next, WL_SLOT_POSTED);
+	uint64_t head = __atomic_load_n(&h->q->head, __ATOMIC_ACQUIRE);
+	struct wl_queue_slot *s;
+	uint32_t w, posted;
 
+	/*
+	 * The guest has one call in flight (it waits for each), seq
+	 * head - 1: those before it are done, by the fallback if this
+	 * thread was busy elsewhere or off its CPU.  Catch up, or a ring
+	 * that lapped the server would never match again.
+	 */
+	if (head > h->next + 1)
+		h->next = head - 1;
+	s = &h->q->slot[h->next % WL_QUEUE_SLOTS];
+	w = __atomic_load_n(&s->word, __ATOMIC_ACQUIRE);
+	posted = WL_SLOT(h->next, WL_SLOT_POSTED);
 	if ((w & ~3U) != WL_SLOT(h->next, 0))
 		return false;
 	/* Ours unless the fallback took it (then just go on). */
@@ -110,8 +121,9 @@ static void *server(void *arg)
 	uint64_t idle = 0;
 
 	while (!__atomic_load_n(&srv->stop, __ATOMIC_ACQUIRE)) {
+		/* Before the sweep: a ring after it is not lost. */
+		uint32_t bell = __atomic_load_n(&srv->bell, __ATOMIC_ACQUIRE);
 		bool moved = false, awake = false;
-		uint32_t bell;
 		int i;
 
 		pthread_mutex_lock(&srv->lock);
@@ -128,7 +140,6 @@ static void *server(void *arg)
 			asm volatile("pause" ::: "memory");
 			continue;
 		}
-		bell = __atomic_load_n(&srv->bell, __ATOMIC_ACQUIRE);
 		wl_futex_wait(&srv->bell, bell, BELL_TIMEOUT_MS);
 		/*
 		 * Spin again only when rung (a call came by the fallback, or

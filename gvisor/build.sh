@@ -24,9 +24,10 @@ done
 
 # The series, in order; its checksum decides whether the tree is current.
 patches=$(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$here/patches/series")
-sum=$( (cd "$here/patches" && cat $patches; dpkg-query -W -f='${Version}' golang-gvisor-gvisor-dev) | sha1sum | cut -d' ' -f1)
+version=$(dpkg-query -W -f='${Version}' golang-gvisor-gvisor-dev)
+sum=$( (cd "$here/patches" && cat $patches; printf %s "$version") | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$out/tree.sum" 2>/dev/null)" != "$sum" ]; then
-	log "tree: Debian's source $(dpkg-query -W -f='${Version}' golang-gvisor-gvisor-dev) + $(echo "$patches" | wc -l) patches"
+	log "tree: Debian's source $version + $(echo "$patches" | wc -l) patches"
 	rm -rf "$tree" "$out/tree.sum"
 	mkdir -p "$tree"
 	cp -a "$pristine/." "$tree/"
@@ -36,7 +37,7 @@ if [ "$(cat "$out/tree.sum" 2>/dev/null)" != "$sum" ]; then
 	# the series' base-commit, on every machine.
 	GIT_AUTHOR_DATE='2023-01-04 00:00:00 +0000' GIT_COMMITTER_DATE='2023-01-04 00:00:00 +0000' \
 		git -C "$tree" -c user.name=Debian -c user.email=debian@localhost \
-		commit -q -m "golang-gvisor-gvisor-dev $(dpkg-query -W -f='${Version}' golang-gvisor-gvisor-dev)"
+		commit -q -m "golang-gvisor-gvisor-dev $version"
 	git -C "$tree" tag pristine
 	for p in $patches; do
 		git -C "$tree" -c user.name=build -c user.email=build@localhost \

@@ -89,36 +89,28 @@ static bool is_kvm_stat(int c)
 	return c >= WC_KVM_EXITS && c <= WC_KVM_FPU_RELOAD;
 }
 
+/* The number a sysfs or tracefs file holds, or -1. */
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
 static long tracepoint_id(const char *src)
 {
 	char path[256], sys[64];
 	const char *colon = strchr(src, ':');
-	long id = -1;
-	FILE *f;
 
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - src), src);
 	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s/id", sys, colon + 1);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &id) != 1)
-		id = -1;
-	fclose(f);
-	return id;
-}
-
-/* The kprobe PMU's type (perf_event_open's "kprobe" event source), or -1. */
-static long kprobe_pmu_type(void)
-{
-	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
-	long type = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &type) != 1)
-		type = -1;
-	fclose(f);
-	return type;
+	return read_long(path);
 }
 
 static int open_perf(struct wl_counters *wc, int c)
@@ -131,7 +123,8 @@ static int open_perf(struct wl_counters *wc, int c)
 	int cpu;
 
 	if (is_kprobe(c)) {
-		long type = kprobe_pmu_type();
+		/* The kprobe PMU's type: perf_event_open's "kprobe" source. */
+		long type = read_long("/sys/bus/event_source/devices/kprobe/type");
 
 		if (type < 0) {
 			wc->why[c] = "no kprobe PMU (CONFIG_KPROBE_EVENTS)";

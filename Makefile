@@ -105,7 +105,7 @@ ifneq ($(INJECT_FAILURE),)
 	@chmod +x $(TESTS_OUT)/zz_injected_failure
 endif
 
-initramfs: tests $(GEN_INIT_CPIO) $(RUNSC)
+initramfs: tests $(GEN_INIT_CPIO) $(GVISOR_BINS)
 	@common/qemu/mkinitramfs.sh $(INITRAMFS) $(GEN_INIT_CPIO) $(TESTS_OUT) $(BENCH_OUT) \
 		$(dir $(RUNSC))
 

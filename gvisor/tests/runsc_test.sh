@@ -1,56 +1,120 @@
 #!/bin/sh
 # gVisor's runsc in the guest (gvisor/README.md): a program under each
-# platform prints what it prints natively.  runsc is the one gvisor/build.sh
-# built from Debian's source with gvisor/patches; the initramfs carries it
-# as /gvisor/runsc, and /init moved the root to a tmpfs first (runsc's
-# sandbox pivot_roots, which the initramfs' rootfs cannot).
+# platform and each way the KVM platform's Sentry makes its host system
+# calls (--kvm-host-syscall) prints what it prints natively, and the
+# hypercalls KVM saw say which way the calls went.  runsc is the one
+# gvisor/build.sh built from Debian's source with gvisor/patches; the
+# initramfs carries it as /gvisor/runsc, and /init moved the root to a
+# tmpfs first (runsc's sandbox pivot_roots, which the initramfs' rootfs
+# cannot).
 RUNSC=/gvisor/runsc
+HIDE=/gvisor/hide_host_syscall
 STATE=/tmp/runsc-state
 LOGS=/tmp/runsc-logs
+T=/sys/kernel/tracing
 
 echo "TAP version 13"
-if [ ! -x $RUNSC ]; then
-	echo "1..0 # SKIP no /gvisor/runsc in this initramfs"
+if [ ! -x $RUNSC ] || [ ! -x $HIDE ]; then
+	echo "1..0 # SKIP no /gvisor/runsc or $HIDE in this initramfs"
 	exit 4
 fi
 if grep -q '^rootfs / ' /proc/mounts; then
 	echo "1..0 # SKIP / is the initramfs' rootfs: runsc cannot pivot_root from it"
 	exit 4
 fi
-# NAME|PLATFORM|COMMAND...: each runs under runsc and natively.
+[ -d $T/events ] || mount -t tracefs nodev $T
+if [ ! -d $T/events/kvm/kvm_hypercall ]; then
+	echo "1..0 # SKIP no kvm:kvm_hypercall tracepoint (CONFIG_TRACING)"
+	exit 4
+fi
+
+# KVM's own account of a run: KVM_HC_HOST_SYSCALL (13) and _REGS (14)
+# hypercalls, and KVM_RUN's returns to runsc for HLT (5) and for a
+# hypercall (3, the exit form).
+echo 0 > $T/tracing_on
+echo 4096 > $T/buffer_size_kb
+echo 'nr == 13 || nr == 14' > $T/events/kvm/kvm_hypercall/filter
+echo 1 > $T/events/kvm/kvm_hypercall/enable
+echo 1 > $T/events/kvm/kvm_userspace_exit/enable
+trace_start() { echo > $T/trace; echo 1 > $T/tracing_on; }
+trace_stop() {
+	echo 0 > $T/tracing_on
+	hc13=$(grep -c 'kvm_hypercall: nr 0xd ' $T/trace)
+	hc14=$(grep -c 'kvm_hypercall: nr 0xe ' $T/trace)
+	hlt=$(grep -c 'kvm_userspace_exit: reason .* (5)' $T/trace)
+	hcexit=$(grep -c 'kvm_userspace_exit: reason .* (3)' $T/trace)
+}
+
+applets="/bin/busybox sh -c 'seq 1 20 | sort -rn | head -3; echo \$((6 * 7)); printf %s:%d\\\\n x 5; cat /proc/self/status | head -1; ls /gvisor'"
+# NAME|PLATFORM|HOST SYSCALL MODE|EXPECT|COMMAND...: each runs under runsc
+# and natively.  EXPECT, checked against the trace: none (no host
+# syscall hypercall), regs (form 14 only), ptregs (form 13 only), exit
+# (form 13, each a KVM_EXIT_HYPERCALL to runsc), any (no check).
 set -- \
-	"echo, ptrace|ptrace|/bin/busybox echo hello from the sandbox" \
-	"echo, kvm|kvm|/bin/busybox echo hello from the sandbox" \
-	"applets, kvm|kvm|/bin/busybox sh -c 'seq 1 20 | sort -rn | head -3; echo \$((6 * 7)); printf %s:%d\\\\n x 5'"
+	"echo, ptrace|ptrace|auto|none|/bin/busybox echo hello from the sandbox" \
+	"applets, kvm, HLT exits|kvm|hlt|none|$applets" \
+	"applets, kvm, KVM_HC_HOST_SYSCALL_REGS|kvm|regs|regs|$applets" \
+	"applets, kvm, KVM_HC_HOST_SYSCALL (pt_regs)|kvm|ptregs|ptregs|$applets" \
+	"applets, kvm, KVM_HC_HOST_SYSCALL exits to runsc|kvm|exit|exit|$applets" \
+	"echo, kvm, the default (auto) takes the register form|kvm|auto|regs|/bin/busybox echo hello from the sandbox" \
+	"applets, kvm, regs asked, the kernel hides the capability: HLT exits|kvm|regs|hidden|$applets"
 echo "1..$#"
 mkdir -p $STATE $LOGS
 i=0 failed=0
 for t in "$@"; do
 	i=$((i + 1))
-	name=${t%%|*}
-	rest=${t#*|}
-	platform=${rest%%|*}
-	cmd=${rest#*|}
+	IFS='|' read -r name platform mode expect cmd <<-EOT
+	$t
+	EOT
 	want=$(eval "$cmd" 2>&1)
 	rm -rf $LOGS/$i && mkdir -p $LOGS/$i
+	wrap=
+	[ $expect = hidden ] && wrap=$HIDE
+	trace_start
 	# --network=host: the host's stack, as in the posting's UDP_RR runs.
-	got=$(eval "timeout -s KILL 300 $RUNSC --root=$STATE --ignore-cgroups \
-		--platform=$platform --network=host --debug --debug-log=$LOGS/$i/ \
-		do $cmd" 2>$LOGS/$i/stderr)
+	got=$(eval "timeout -s KILL 300 $wrap $RUNSC --root=$STATE --ignore-cgroups \
+		--platform=$platform --kvm-host-syscall=$mode --network=host \
+		--debug --debug-log=$LOGS/$i/ do $cmd" 2>$LOGS/$i/stderr)
 	rc=$?
-	if [ $rc = 0 ] && [ "$got" = "$want" ]; then
+	trace_stop
+	why=
+	[ $rc = 0 ] || why="exit $rc"
+	[ -z "$why" ] && [ "$got" != "$want" ] && why="output differs from native"
+	if [ -z "$why" ]; then
+		case $expect in
+		none)	[ $hc13 = 0 ] && [ $hc14 = 0 ] ||
+				why="host syscall hypercalls where none was asked for" ;;
+		regs)	[ $hc14 -gt 0 ] && [ $hc13 = 0 ] ||
+				why="not the register form only" ;;
+		ptregs)	[ $hc13 -gt 0 ] && [ $hc14 = 0 ] && [ $hcexit = 0 ] ||
+				why="not the pt_regs form only, in KVM" ;;
+		exit)	[ $hc13 -gt 0 ] && [ $hc14 = 0 ] && [ $hcexit -gt 0 ] ||
+				why="no KVM_EXIT_HYPERCALL to runsc" ;;
+		hidden)	[ $hc13 = 0 ] && [ $hc14 = 0 ] ||
+				why="hypercalls although the kernel did not offer them"
+			[ -z "$why" ] && ! grep -qs 'offers forms 0x0, not regs' $LOGS/$i/*boot* &&
+				why="the Sentry did not say it falls back" ;;
+		esac
+	fi
+	detail="KVM saw $hc14 register-form and $hc13 pt_regs-form hypercalls, $hlt HLT and $hcexit hypercall exits"
+	if [ -z "$why" ]; then
 		echo "ok $i $name: output identical to native"
+		echo "# $detail"
 		continue
 	fi
 	failed=$((failed + 1))
-	echo "not ok $i $name: exit $rc"
+	echo "not ok $i $name: $why"
+	echo "# $detail"
 	echo "$want" | sed 's/^/# native: /'
 	echo "$got" | sed 's/^/# runsc:  /'
 	tail -5 $LOGS/$i/stderr | sed 's/^/# stderr: /'
 	# The Sentry's last words: a panic or the fault that stopped it.
 	for f in $LOGS/$i/*boot*; do
-		[ -f "$f" ] && grep -E 'panic|fault|Unhandled|error|signal' "$f" | tail -15 |
+		[ -f "$f" ] && grep -E 'panic|fault|Unhandled|error|signal|HOST_SYSCALL' "$f" | tail -15 |
 			sed 's/^/# boot: /'
 	done
 done
+echo 0 > $T/events/kvm/kvm_hypercall/enable
+echo 0 > $T/events/kvm/kvm_userspace_exit/enable
+echo 0 > $T/events/kvm/kvm_hypercall/filter
 [ $failed = 0 ]

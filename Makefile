@@ -41,7 +41,7 @@ MECHS :=
 MECH_OBJS :=
 MECH_LIBS :=
 
-.PHONY: test-vmx bench-vmx ksft-bins check-test-ids facts all deps kernel tests initramfs test test-kasan fuzz bench profile scaling report clean \
+.PHONY: test-vmx bench-vmx ksft-bins check-test-ids facts all deps kernel tests initramfs test test-kasan fuzz bench runsc-bench profile scaling report clean \
 	distclean check-harness check-series
 
 all:
@@ -221,6 +221,7 @@ bench:
 	@bench/run.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 	@PROFILE_APPEND=1 bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 	@APPEND=1 bench/scaling.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
+	@gvisor/run-bench.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 	@bench/model/run.sh bench/results
 
 # REPORT.md (also the end of `make`): the decision a reviewer has to make,
@@ -237,6 +238,14 @@ profile:
 	@FLAVOR=bench common/scripts/kernel.sh all
 	@$(MAKE) -s initramfs
 	@bench/profile.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
+
+# gVisor's runsc (also part of `make bench`): the posting's UDP_RR
+# experiment with the real Sentry, bench/results/latest-runsc.md.
+runsc-bench:
+	@$(MAKE) -s kernel
+	@FLAVOR=bench common/scripts/kernel.sh all
+	@$(MAKE) -s initramfs
+	@gvisor/run-bench.sh $(BENCH_BZIMAGE) $(INITRAMFS) $(RUNS)
 
 # vCPU scaling (also the end of `make bench`): bench/results/latest-scaling.*.
 scaling:

@@ -13,7 +13,19 @@ HIDE_HOST_SYSCALL := $(GVISOR_OUT)/bin/hide_host_syscall
 $(HIDE_HOST_SYSCALL): gvisor/tests/hide_host_syscall.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -static -o $@ $<
-GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL)
+# The posting's UDP_RR experiment (gvisor/run-bench.sh): the client and
+# echo server, run natively and under runsc, in /gvisor; the guest driver
+# as /bench/runsc.
+UDP_RR := $(GVISOR_OUT)/bin/udp_rr
+$(UDP_RR): gvisor/bench/udp_rr.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -static -o $@ $<
+GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR)
+
+$(BENCH_OUT)/runsc: gvisor/bench/runsc_bench.sh $(GVISOR_BINS)
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
+GUEST_TESTS += $(BENCH_OUT)/runsc
 
 $(TESTS_OUT)/runsc_test: gvisor/tests/runsc_test.sh $(GVISOR_BINS)
 	@mkdir -p $(dir $@)

@@ -3,9 +3,9 @@
 # and reports TAP on /dev/ttyS1, leaving ttyS0 to the kernel log, so the
 # host can read results and kernel splats separately.
 #
-# Kernel command line: kvmhc.mode=test (default), bench, profile, programs
-# or scaling, kvmhc.args="..." passed to /bench/run, /bench/profile,
-# /bench/programs or /bench/scaling,
+# Kernel command line: kvmhc.mode=test (default), bench, profile, programs,
+# scaling or runsc, kvmhc.args="..." passed to /bench/run, /bench/profile,
+# /bench/programs, /bench/scaling or /bench/runsc,
 # kvmhc.env.NAME=VALUE exported to every program (FUZZ_SEED=...),
 # kvmhc.only=a,b runs only those tests.
 /bin/busybox --install -s /bin
@@ -13,7 +13,8 @@ export PATH=/bin
 # runsc (gvisor/) pivot_roots its sandbox, which the initramfs' rootfs
 # cannot do: a test boot whose initramfs carries runsc first moves its
 # files to a tmpfs and starts again from there (switch_root frees the
-# rootfs copy).  Bench boots stay on the rootfs, as before.
+# rootfs copy).  So does a runsc bench boot; the other bench boots stay on
+# the rootfs, as before.
 if [ "$$" = 1 ] && [ "$1" != moved ] && [ -x /gvisor/runsc ]; then
 	mount -t proc proc /proc
 	m=test
@@ -21,7 +22,8 @@ if [ "$$" = 1 ] && [ "$1" != moved ] && [ -x /gvisor/runsc ]; then
 		case "$w" in kvmhc.mode=*) m=${w#kvmhc.mode=} ;; esac
 	done
 	case "$m" in
-	test)	mkdir -p /newroot
+	test|runsc)
+		mkdir -p /newroot
 		mount -t tmpfs -o mode=755 root /newroot
 		for d in bin tests bench gvisor init; do
 			[ -e /$d ] && cp -a /$d /newroot/
@@ -115,7 +117,7 @@ run_tests() {
 }
 
 case "$mode" in
-bench|profile|programs|scaling)
+bench|profile|programs|scaling|runsc)
 	prog=$mode
 	[ "$mode" = bench ] && prog=run
 	/bench/$prog $args >&3 2>&1

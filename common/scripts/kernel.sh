@@ -123,8 +123,9 @@ fragments() {
 		[ "$FLAVOR" != bench ] && [ -f "$TOP/$dir/kernel-test.config" ] &&
 			echo "$TOP/$dir/kernel-test.config"
 	done
-	# What runsc needs (gvisor/), for the kernels the tests boot.
-	[ "$FLAVOR" != bench ] && echo "$TOP/gvisor/kernel-test.config"
+	# What runsc needs (gvisor/), in every kernel: the tests and the
+	# runsc bench run it.
+	echo "$TOP/gvisor/kernel.config"
 	# The options of bench/patches, for the bench kernel only.
 	[ "$FLAVOR" = bench ] && echo "$TOP/bench/kernel-bench.config"
 	return 0

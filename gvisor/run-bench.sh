@@ -1,0 +1,37 @@
+#!/bin/bash
+# The posting's experiment with the real Sentry (gvisor/README.md): boot the
+# bench kernel in runsc mode RUNSC_WALL_RUNS times (default 3) with wall-clock
+# time and once with QEMU -icount (guest time counts guest instructions);
+# each boot runs /bench/runsc (gvisor/bench/runsc_bench.sh): UDP_RR and a
+# send() loop natively, under runsc ptrace and under runsc kvm in each host
+# system call mode.  Then gvisor/runsc_report.py writes
+# bench/results/latest-runsc.md and prints it.
+#   run-bench.sh BZIMAGE INITRAMFS RUNDIR
+# Environment: RUNSC_N (transactions per sample, 2000), RUNSC_SAMPLES (3),
+# RUNSC_WALL_RUNS (3), RUNSC_MODES (native+ptrace+hlt+exit+ptregs+regs).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+bz=$1 initrd=$2 runs=$3
+n=${RUNSC_N:-2000} samples=${RUNSC_SAMPLES:-3} wall=${RUNSC_WALL_RUNS:-3}
+args="-n,$n,-s,$samples${RUNSC_MODES:+,-m,$RUNSC_MODES}"
+mkdir -p "$runs" "$top/bench/results"
+logs=()
+for i in $(seq 1 "$wall"); do
+	echo "runsc bench: wall-clock run $i/$wall ($samples samples x $n per mode)"
+	"$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/runsc-wall$i" runsc "$args"
+	logs+=("$runs/runsc-wall$i/tap.log")
+done
+if [ "${ACCEL:-tcg}" = tcg ]; then
+	echo "runsc bench: deterministic run (-icount shift=0, one CPU)"
+	ICOUNT=1 SMP=1 "$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/runsc-icount" \
+		runsc "$args,-d"
+	logs+=("$runs/runsc-icount/tap.log")
+fi
+commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+if [ "$commit" != unknown ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no)" ]; then
+	commit="$commit with uncommitted changes"
+fi
+python3 "$here/runsc_report.py" --commit "$commit" "${logs[@]}" \
+	> "$top/bench/results/latest-runsc.md"
+cat "$top/bench/results/latest-runsc.md"

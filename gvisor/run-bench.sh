@@ -4,7 +4,8 @@
 # time and once with QEMU -icount (guest time counts guest instructions);
 # each boot runs /bench/runsc (gvisor/bench/runsc_bench.sh): UDP_RR and a
 # send() loop natively, under runsc ptrace and under runsc kvm in each host
-# system call mode.  Then gvisor/runsc_report.py writes
+# system call mode; the first wall-clock boot also counts KVM's exits and
+# hypercalls per operation.  Then gvisor/runsc_report.py writes
 # bench/results/latest-runsc.md and prints it.
 #   run-bench.sh BZIMAGE INITRAMFS RUNDIR
 # Environment: RUNSC_N (transactions per sample, 2000), RUNSC_SAMPLES (3),
@@ -19,7 +20,9 @@ mkdir -p "$runs" "$top/bench/results"
 logs=()
 for i in $(seq 1 "$wall"); do
 	echo "runsc bench: wall-clock run $i/$wall ($samples samples x $n per mode)"
-	"$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/runsc-wall$i" runsc "$args"
+	# The first also counts KVM's events per operation (untimed runs).
+	extra=; [ "$i" = 1 ] && extra=,-c
+	"$top/common/qemu/run.sh" "$bz" "$initrd" "$runs/runsc-wall$i" runsc "$args$extra"
 	logs+=("$runs/runsc-wall$i/tap.log")
 done
 if [ "${ACCEL:-tcg}" = tcg ]; then

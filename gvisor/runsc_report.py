@@ -64,14 +64,18 @@ def main():
     ap.add_argument('--commit', default='unknown')
     ap.add_argument('logs', nargs='+')
     a = ap.parse_args()
-    wall, icount, notes = [], None, []
+    wall, icount, notes, failures = [], None, [], []
     for path in a.logs:
         try:
             boot = guestlog.read_boot(path, tool='runsc')
         except (OSError, guestlog.LogError) as e:
             notes.append(f'{path}: {e}')
             continue
-        notes += [f'{os.path.basename(os.path.dirname(path))}: {n}' for n in boot.notes]
+        name = os.path.basename(os.path.dirname(path))
+        notes += [f'{name}: {n}' for n in boot.notes]
+        for r in boot.by_type['runsc-failure']:
+            failures.append(f'{name}: {r["mode"]} {r["op"]}, try {r["try"]}: exit {r["rc"]}, '
+                            f'{r["why"] or "no word from the Sentry"}')
         if guestlog.unit(boot) == 'insns':
             icount = boot
         else:
@@ -137,6 +141,31 @@ def main():
         print(f'| {label} | {fmt_int(w) if w else "n/a"} | {fmt_int(wa) if wa is not None else ""} '
               f'| {fmt_int(i) if i else "n/a"} | {fmt_int(ia) if ia is not None else ""} '
               f'| {post if post else ""} |')
+    counts = [b for b in wall + ([icount] if icount else []) if b.by_type['runsc-count']]
+    if counts:
+        print('\n## What KVM saw per operation (its tracepoints, first wall-clock boot)\n')
+        print('Host system call hypercalls (KVM_HC_HOST_SYSCALL, _REGS) and KVM_RUN\'s '
+              'returns to runsc for HLT and for a hypercall, per operation: the '
+              'difference between an untimed run of 200 and one of 1,200 operations, '
+              'so that starting the sandbox cancels out.  These do not depend on the '
+              'emulator\'s speed as times do, though how often a recv() finds no reply '
+              'yet (and the Sentry waits) does.\n')
+        print('| mode | op | hypercalls | HLT exits | hypercall exits |')
+        print('|---|---|---:|---:|---:|')
+        for mode, label in MODES:
+            for r in counts[0].by_type['runsc-count']:
+                if r['mode'] != mode:
+                    continue
+                ops = r['ops']
+                op = {'rr': 'UDP_RR transaction', 'send': 'send()'}[r['op']]
+                print(f'| {label} | {op} | {(r["hc13"] + r["hc14"]) / ops:.2f} '
+                      f'| {r["hlt"] / ops:.2f} | {r["hcexit"] / ops:.2f} |')
+    if failures:
+        print('\n## Runs that failed and were made again\n')
+        print('A run is tried up to three times; each failed try, with the first fatal '
+              'error of the Sentry\'s log (gvisor/README.md, "Triple faults"):\n')
+        for f in failures:
+            print(f'- {f}')
     if notes:
         print('\n## Notes\n')
         for n in notes:

@@ -35,6 +35,10 @@ commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 if [ "$commit" != unknown ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no)" ]; then
 	commit="$commit with uncommitted changes"
 fi
-python3 "$here/runsc_report.py" --commit "$commit" "${logs[@]}" \
+# runsc says VERSION_MISSING (Bazel stamps it): name its source instead.
+src=$(dpkg-query -W -f '${Version}' golang-gvisor-gvisor-dev 2>/dev/null || echo unknown)
+patches=$(grep -c . "$here/patches/series")
+python3 "$here/runsc_report.py" --commit "$commit" \
+	--runsc "runsc from Debian's golang-gvisor-gvisor-dev $src + gvisor/patches ($patches)" "${logs[@]}" \
 	> "$top/bench/results/latest-runsc.md"
 cat "$top/bench/results/latest-runsc.md"

@@ -62,6 +62,7 @@ def rng(vals):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--commit', default='unknown')
+    ap.add_argument('--runsc', help='what runsc is (its --version says VERSION_MISSING)')
     ap.add_argument('logs', nargs='+')
     a = ap.parse_args()
     wall, icount, notes, failures = [], None, [], []
@@ -92,7 +93,7 @@ def main():
 
     print('# gVisor\'s runsc: UDP_RR and host calls, beside the posting\n')
     print(f'Measured commit: {a.commit}; kernel {run.get("kernel")}; '
-          f'{run.get("runsc")}; {run.get("samples")} samples of {run.get("n")} '
+          f'{a.runsc or run.get("runsc")}; {run.get("samples")} samples of {run.get("n")} '
           f'operations per mode and boot; {len(wall)} wall-clock boot(s) (QEMU TCG, '
           f'-smp 2) and {1 if icount else 0} -icount boot (one CPU).  The tables '
           'are medians of the first wall-clock boot\'s samples; "range" is a '

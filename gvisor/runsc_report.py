@@ -163,7 +163,7 @@ def main():
                       f'| {r["hlt"] / ops:.2f} | {r["hcexit"] / ops:.2f} |')
     if failures:
         print('\n## Runs that failed and were made again\n')
-        print('A run is tried up to three times; each failed try, with the first fatal '
+        print('A run is tried up to five times; each failed try, with the first fatal '
               'error of the Sentry\'s log (gvisor/README.md, "Triple faults"):\n')
         for f in failures:
             print(f'- {f}')

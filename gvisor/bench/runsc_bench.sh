@@ -74,10 +74,10 @@ for mode in $(echo $modes | tr '+' ' '); do
 	for op in rr send; do
 		args="$op $PORT $n $samples"
 		[ $op = send ] && args="send $n $samples"
-		# Up to three tries: a failed one is recorded with the Sentry's
+		# Up to five tries: a failed one is recorded with the Sentry's
 		# last words, and the samples are those of the try that ran.
-		try=0 out=
-		while [ $try -lt 3 ]; do
+		try=0 out= why=
+		while [ $try -lt 5 ]; do
 			try=$((try + 1))
 			cmd="$UDP_RR $args"
 			if [ $mode != native ]; then
@@ -103,8 +103,15 @@ for mode in $(echo $modes | tr '+' ' '); do
 		done
 		got=$(echo "$out" | grep -c "^sample $op ")
 		if [ "$got" != "$samples" ]; then
-			failed=$((failed + 1))
-			skip $mode failed "$op: $try tries failed: $(tail -2 $LOGS/$mode-$op.err)"
+			# Triple faults in every try are this emulator's (gvisor/
+			# README.md, "Triple faults"): the row says so, the boot
+			# goes on.  Any other failure fails the boot.
+			if [ "$why" = "fatal error: shutdown" ]; then
+				skip $mode n/a "$op: the Sentry's vCPU triple-faulted (KVM_EXIT_SHUTDOWN) in all $try tries"
+			else
+				failed=$((failed + 1))
+				skip $mode failed "$op: $try tries failed: ${why:-$(tail -2 $LOGS/$mode-$op.err)}"
+			fi
 			continue
 		fi
 		echo "$out" | while read -r _ o nn t; do

@@ -98,8 +98,10 @@ def main():
           f'-smp 2) and {1 if icount else 0} -icount boot (one CPU).  The tables '
           'are medians of the first wall-clock boot\'s samples; "range" is a '
           'ratio\'s minimum and maximum over the wall-clock boots; -icount '
-          'columns count guest instructions (exact, no timing noise, but every '
-          'instruction costs the same, so an exit or a VMRUN is cheap there).  '
+          'columns count guest instructions: every instruction costs the same, '
+          'so the world switch of an exit or a VMRUN is nearly free there, and for '
+          'runsc they are not repeatable (the Go runtime\'s timers: virtual time '
+          'jumps while the one CPU idles), so compare runs, not digits.  '
           'Wall clock is emulation: TCG has no NRIP and emulates SVM in '
           'software, so an exit costs what it costs QEMU, not a CPU.\n')
 
@@ -159,8 +161,9 @@ def main():
                     continue
                 ops = r['ops']
                 op = {'rr': 'UDP_RR transaction', 'send': 'send()'}[r['op']]
-                print(f'| {label} | {op} | {(r["hc13"] + r["hc14"]) / ops:.2f} '
-                      f'| {r["hlt"] / ops:.2f} | {r["hcexit"] / ops:.2f} |')
+                cells = [(r['hc13'] + r['hc14']) / ops, r['hlt'] / ops, r['hcexit'] / ops]
+                # A difference of two runs can come out a hair below 0.
+                print(f'| {label} | {op} | ' + ' | '.join(f'{max(c, 0):.2f}' for c in cells) + ' |')
     if failures:
         print('\n## Runs that failed and were made again\n')
         print('A run is tried up to five times; each failed try, with the first fatal '

@@ -20,7 +20,13 @@ UDP_RR := $(GVISOR_OUT)/bin/udp_rr
 $(UDP_RR): gvisor/bench/udp_rr.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -static -o $@ $<
-GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR)
+# And its refusal case: runsc with syscall auditing on, which KVM's runner
+# refuses every call for.
+AUDITED := $(GVISOR_OUT)/bin/audited
+$(AUDITED): gvisor/tests/audited.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -static -o $@ $<
+GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED)
 
 $(BENCH_OUT)/runsc: gvisor/bench/runsc_bench.sh $(GVISOR_BINS)
 	@mkdir -p $(dir $@)

@@ -9,13 +9,14 @@
 # cannot).
 RUNSC=/gvisor/runsc
 HIDE=/gvisor/hide_host_syscall
+AUDITED=/gvisor/audited
 STATE=/tmp/runsc-state
 LOGS=/tmp/runsc-logs
 T=/sys/kernel/tracing
 
 echo "TAP version 13"
-if [ ! -x $RUNSC ] || [ ! -x $HIDE ]; then
-	echo "1..0 # SKIP no /gvisor/runsc or $HIDE in this initramfs"
+if [ ! -x $RUNSC ] || [ ! -x $HIDE ] || [ ! -x $AUDITED ]; then
+	echo "1..0 # SKIP no /gvisor/runsc, $HIDE or $AUDITED in this initramfs"
 	exit 4
 fi
 if grep -q '^rootfs / ' /proc/mounts; then
@@ -43,13 +44,20 @@ trace_stop() {
 	hc14=$(grep -c 'kvm_hypercall: nr 0xe ' $T/trace)
 	hlt=$(grep -c 'kvm_userspace_exit: reason .* (5)' $T/trace)
 	hcexit=$(grep -c 'kvm_userspace_exit: reason .* (3)' $T/trace)
+	# The register form's a0 is the call's number: the most times one
+	# number was asked for.
+	rep=$(grep 'kvm_hypercall: nr 0xe ' $T/trace | sed 's/.* a0 \(0x[0-9a-f]*\) .*/\1/' |
+		sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 } END { if (!NR) print 0 }')
 }
 
 applets="/bin/busybox sh -c 'seq 1 20 | sort -rn | head -3; echo \$((6 * 7)); printf %s:%d\\\\n x 5; cat /proc/self/status | head -1; ls /gvisor'"
 # NAME|PLATFORM|HOST SYSCALL MODE|EXPECT|COMMAND...: each runs under runsc
 # and natively.  EXPECT, checked against the trace: none (no host
 # syscall hypercall), regs (form 14 only), ptregs (form 13 only), exit
-# (form 13, each a KVM_EXIT_HYPERCALL to runsc), any (no check).
+# (form 13, each a KVM_EXIT_HYPERCALL to runsc), hidden (runsc under
+# hide_host_syscall: none, and the Sentry says it falls back), refused
+# (runsc audited: KVM refuses each call, the Sentry makes it by HLT and
+# stops asking for that number).
 set -- \
 	"echo, ptrace|ptrace|auto|none|/bin/busybox echo hello from the sandbox" \
 	"applets, kvm, HLT exits|kvm|hlt|none|$applets" \
@@ -57,7 +65,8 @@ set -- \
 	"applets, kvm, KVM_HC_HOST_SYSCALL (pt_regs)|kvm|ptregs|ptregs|$applets" \
 	"applets, kvm, KVM_HC_HOST_SYSCALL exits to runsc|kvm|exit|exit|$applets" \
 	"echo, kvm, the default (auto) takes the register form|kvm|auto|regs|/bin/busybox echo hello from the sandbox" \
-	"applets, kvm, regs asked, the kernel hides the capability: HLT exits|kvm|regs|hidden|$applets"
+	"applets, kvm, regs asked, the kernel hides the capability: HLT exits|kvm|regs|hidden|$applets" \
+	"applets, kvm, regs, every call refused (audited Sentry): HLT exits|kvm|regs|refused|$applets"
 echo "1..$#"
 mkdir -p $STATE $LOGS
 i=0 failed=0
@@ -69,6 +78,7 @@ for t in "$@"; do
 	want=$(eval "$cmd" 2>&1)
 	wrap=
 	[ $expect = hidden ] && wrap=$HIDE
+	[ $expect = refused ] && wrap=$AUDITED
 	# --network=host: the host's stack, as in the posting's UDP_RR runs.
 	# One more try only after the one failure this emulator is known for
 	# (gvisor/README.md, "Triple faults"), said in a diagnostic line.
@@ -101,9 +111,13 @@ for t in "$@"; do
 				why="hypercalls although the kernel did not offer them"
 			[ -z "$why" ] && ! grep -qs 'offers forms 0x0, not regs' $LOGS/$i/*boot* &&
 				why="the Sentry did not say it falls back" ;;
+		refused) # A refused number is not asked again on that vCPU, and
+			# the Sentry has at most 3 vCPUs per CPU (getMaxVCPU).
+			[ $hc14 -gt 0 ] && [ $hc13 = 0 ] && [ $rep -le $((3 * $(nproc))) ] ||
+				why="no refused hypercall, or a refused number asked again ($rep times)" ;;
 		esac
 	fi
-	detail="KVM saw $hc14 register-form and $hc13 pt_regs-form hypercalls, $hlt HLT and $hcexit hypercall exits"
+	detail="KVM saw $hc14 register-form (one number at most $rep times) and $hc13 pt_regs-form hypercalls, $hlt HLT and $hcexit hypercall exits"
 	if [ -z "$why" ]; then
 		echo "ok $i $name: output identical to native"
 		echo "# $detail"

@@ -7,23 +7,19 @@ RUNSC := $(GVISOR_OUT)/bin/runsc
 $(RUNSC): gvisor/build.sh gvisor/patches/series $(wildcard gvisor/patches/*.patch)
 	@gvisor/build.sh $(GVISOR_OUT)
 
-# runsc_test's fallback case: runsc under a seccomp filter that hides
-# KVM_CAP_PV_HOST_SYSCALL.  In /gvisor, not /tests: it is not a test.
+# Static helpers in /gvisor (not /tests: they are not tests):
+# hide_host_syscall, runsc under a seccomp filter that hides
+# KVM_CAP_PV_HOST_SYSCALL (runsc_test's fallback case); audited, runsc with
+# syscall auditing on, for which KVM refuses every call (its refusal case);
+# udp_rr, the posting's UDP_RR client and echo server (gvisor/run-bench.sh),
+# run natively and under runsc.  The guest driver is /bench/runsc.
 HIDE_HOST_SYSCALL := $(GVISOR_OUT)/bin/hide_host_syscall
-$(HIDE_HOST_SYSCALL): gvisor/tests/hide_host_syscall.c
-	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -static -o $@ $<
-# The posting's UDP_RR experiment (gvisor/run-bench.sh): the client and
-# echo server, run natively and under runsc, in /gvisor; the guest driver
-# as /bench/runsc.
-UDP_RR := $(GVISOR_OUT)/bin/udp_rr
-$(UDP_RR): gvisor/bench/udp_rr.c
-	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -static -o $@ $<
-# And its refusal case: runsc with syscall auditing on, which KVM's runner
-# refuses every call for.
 AUDITED := $(GVISOR_OUT)/bin/audited
-$(AUDITED): gvisor/tests/audited.c
+UDP_RR := $(GVISOR_OUT)/bin/udp_rr
+$(GVISOR_OUT)/bin/%: gvisor/tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -static -o $@ $<
+$(GVISOR_OUT)/bin/%: gvisor/bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -static -o $@ $<
 GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED)

@@ -52,10 +52,7 @@ fi
 release=$(cat "$(dirname "$bz")/../../../include/config/kernel.release" 2>/dev/null || echo unknown)
 kconfig=$(dirname "$bz")/../../../.config
 # The code measured: HEAD, and whether tracked files differed from it.
-commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no)" ]; then
-	commit="$commit with uncommitted changes"
-fi
+commit=$("$top/common/scripts/measured-commit.sh" "$top")
 python3 - "$runs/meta.json" "$release" "$kconfig" "$commit" <<'PY'
 import json, platform, subprocess, sys, time
 qemu = subprocess.run(['qemu-system-x86_64', '--version'], capture_output=True,

@@ -31,10 +31,8 @@ if [ "${ACCEL:-tcg}" = tcg ]; then
 		runsc "$args,-d"
 	logs+=("$runs/runsc-icount/tap.log")
 fi
-commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no)" ]; then
-	commit="$commit with uncommitted changes"
-fi
+# The code measured: HEAD, and whether tracked files differed from it.
+commit=$("$top/common/scripts/measured-commit.sh" "$top")
 # runsc says VERSION_MISSING (Bazel stamps it): name its source instead.
 src=$(dpkg-query -W -f '${Version}' golang-gvisor-gvisor-dev 2>/dev/null || echo unknown)
 patches=$(grep -c . "$here/patches/series")

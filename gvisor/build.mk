@@ -22,7 +22,12 @@ $(GVISOR_OUT)/bin/%: gvisor/tests/%.c
 $(GVISOR_OUT)/bin/%: gvisor/bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -static -o $@ $<
-GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED)
+# The tracepoint counting runsc_test and /bench/runsc share, sourced.
+KVM_TRACE_SH := $(GVISOR_OUT)/bin/kvm_trace.sh
+$(KVM_TRACE_SH): gvisor/tests/kvm_trace.sh
+	@mkdir -p $(dir $@)
+	install -m 644 $< $@
+GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED) $(KVM_TRACE_SH)
 
 $(BENCH_OUT)/runsc: gvisor/bench/runsc_bench.sh $(GVISOR_BINS)
 	@mkdir -p $(dir $@)

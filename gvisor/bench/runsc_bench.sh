@@ -121,18 +121,12 @@ for mode in $(echo $modes | tr '+' ' '); do
 done
 # What KVM saw per operation: events of a run of C1 operations and of one
 # of C2, each 1.1 times that with the warm-up, so (e2 - e1) / (1.1 (C2 - C1)).
-T=/sys/kernel/tracing
 C1=200 C2=1200
-trace_count() {	# PATTERN: events in the trace buffer
-	grep -c "$1" $T/trace
-}
 if [ $count = 1 ]; then
-	[ -d $T/events ] || mount -t tracefs nodev $T
-	echo 0 > $T/tracing_on
-	echo 8192 > $T/buffer_size_kb
-	echo 'nr == 13 || nr == 14' > $T/events/kvm/kvm_hypercall/filter
-	echo 1 > $T/events/kvm/kvm_hypercall/enable
-	echo 1 > $T/events/kvm/kvm_userspace_exit/enable
+	. /gvisor/kvm_trace.sh
+	kvm_trace_setup 8192 || { note "count: no kvm:kvm_hypercall tracepoint"; count=0; }
+fi
+if [ $count = 1 ]; then
 	for mode in $(echo $modes | tr '+' ' '); do
 		case $mode in hlt|exit|ptregs|regs) ;; *) continue ;; esac
 		for op in rr send; do
@@ -141,19 +135,14 @@ if [ $count = 1 ]; then
 				args="$op $PORT $c 1"
 				[ $op = send ] && args="send $c 1"
 				spec_for $UDP_RR $args || break
-				echo > $T/trace
-				echo 1 > $T/tracing_on
+				kvm_trace_start
 				timeout -s KILL 600 $RUNSC --root=$STATE --ignore-cgroups --network=host \
 					--platform=kvm --kvm-host-syscall=$mode run --bundle $bundle \
 					count-$mode-$op-$c > /dev/null 2>>$LOGS/count.err || break
-				echo 0 > $T/tracing_on
-				read -r kept written <<-EOT
-				$(sed -n 's|^# entries-in-buffer/entries-written: \([0-9]*\)/\([0-9]*\).*|\1 \2|p' $T/trace)
-				EOT
+				kvm_trace_stop
 				[ "$kept" = "$written" ] ||
 					note "count: $mode $op $c: the trace buffer kept $kept of $written events"
-				line="$line $(trace_count 'kvm_hypercall: nr 0xd ') $(trace_count 'kvm_hypercall: nr 0xe ')"
-				line="$line $(trace_count 'kvm_userspace_exit: reason .* (5)') $(trace_count 'kvm_userspace_exit: reason .* (3)')"
+				line="$line $hc13 $hc14 $hlt $hcexit"
 			done
 			set -- $line
 			if [ $# != 8 ]; then
@@ -164,8 +153,7 @@ if [ $count = 1 ]; then
 				$mode $op $(( (C2 - C1) * 11 / 10 )) $(($5 - $1)) $(($6 - $2)) $(($7 - $3)) $(($8 - $4))
 		done
 	done
-	echo 0 > $T/events/kvm/kvm_hypercall/enable
-	echo 0 > $T/events/kvm/kvm_userspace_exit/enable
+	kvm_trace_teardown
 fi
 kill $echo_pid
 [ $failed = 0 ]

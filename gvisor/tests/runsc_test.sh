@@ -12,43 +12,22 @@ HIDE=/gvisor/hide_host_syscall
 AUDITED=/gvisor/audited
 STATE=/tmp/runsc-state
 LOGS=/tmp/runsc-logs
-T=/sys/kernel/tracing
 
 echo "TAP version 13"
-if [ ! -x $RUNSC ] || [ ! -x $HIDE ] || [ ! -x $AUDITED ]; then
-	echo "1..0 # SKIP no /gvisor/runsc, $HIDE or $AUDITED in this initramfs"
+if [ ! -x $RUNSC ] || [ ! -x $HIDE ] || [ ! -x $AUDITED ] || [ ! -f /gvisor/kvm_trace.sh ]; then
+	echo "1..0 # SKIP no /gvisor/runsc, $HIDE, $AUDITED or kvm_trace.sh in this initramfs"
 	exit 4
 fi
 if grep -q '^rootfs / ' /proc/mounts; then
 	echo "1..0 # SKIP / is the initramfs' rootfs: runsc cannot pivot_root from it"
 	exit 4
 fi
-[ -d $T/events ] || mount -t tracefs nodev $T
-if [ ! -d $T/events/kvm/kvm_hypercall ]; then
+# KVM's own account of each run (gvisor/tests/kvm_trace.sh).
+. /gvisor/kvm_trace.sh
+if ! kvm_trace_setup 4096; then
 	echo "1..0 # SKIP no kvm:kvm_hypercall tracepoint (CONFIG_TRACING)"
 	exit 4
 fi
-
-# KVM's own account of a run: KVM_HC_HOST_SYSCALL (13) and _REGS (14)
-# hypercalls, and KVM_RUN's returns to runsc for HLT (5) and for a
-# hypercall (3, the exit form).
-echo 0 > $T/tracing_on
-echo 4096 > $T/buffer_size_kb
-echo 'nr == 13 || nr == 14' > $T/events/kvm/kvm_hypercall/filter
-echo 1 > $T/events/kvm/kvm_hypercall/enable
-echo 1 > $T/events/kvm/kvm_userspace_exit/enable
-trace_start() { echo > $T/trace; echo 1 > $T/tracing_on; }
-trace_stop() {
-	echo 0 > $T/tracing_on
-	hc13=$(grep -c 'kvm_hypercall: nr 0xd ' $T/trace)
-	hc14=$(grep -c 'kvm_hypercall: nr 0xe ' $T/trace)
-	hlt=$(grep -c 'kvm_userspace_exit: reason .* (5)' $T/trace)
-	hcexit=$(grep -c 'kvm_userspace_exit: reason .* (3)' $T/trace)
-	# The register form's a0 is the call's number: the most times one
-	# number was asked for.
-	rep=$(grep 'kvm_hypercall: nr 0xe ' $T/trace | sed 's/.* a0 \(0x[0-9a-f]*\) .*/\1/' |
-		sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 } END { if (!NR) print 0 }')
-}
 
 applets="/bin/busybox sh -c 'seq 1 20 | sort -rn | head -3; echo \$((6 * 7)); printf %s:%d\\\\n x 5; cat /proc/self/status | head -1; ls /gvisor'"
 # NAME|PLATFORM|HOST SYSCALL MODE|EXPECT|COMMAND...: each runs under runsc
@@ -84,12 +63,12 @@ for t in "$@"; do
 	# (gvisor/README.md, "Triple faults"), said in a diagnostic line.
 	for try in 1 2; do
 		rm -rf $LOGS/$i && mkdir -p $LOGS/$i
-		trace_start
+		kvm_trace_start
 		got=$(eval "timeout -s KILL 300 $wrap $RUNSC --root=$STATE --ignore-cgroups \
 			--platform=$platform --kvm-host-syscall=$mode --network=host \
 			--debug --debug-log=$LOGS/$i/ do $cmd" 2>$LOGS/$i/stderr)
 		rc=$?
-		trace_stop
+		kvm_trace_stop
 		[ $rc != 0 ] && [ $try = 1 ] &&
 			grep -qs '^fatal error: shutdown' $LOGS/$i/*boot* || break
 		echo "# $name: the Sentry's vCPU triple-faulted (KVM_EXIT_SHUTDOWN); trying again"
@@ -135,7 +114,5 @@ for t in "$@"; do
 			sed 's/^/# boot: /'
 	done
 done
-echo 0 > $T/events/kvm/kvm_hypercall/enable
-echo 0 > $T/events/kvm/kvm_userspace_exit/enable
-echo 0 > $T/events/kvm/kvm_hypercall/filter
+kvm_trace_teardown
 [ $failed = 0 ]

@@ -22,12 +22,24 @@ $(GVISOR_OUT)/bin/%: gvisor/tests/%.c
 $(GVISOR_OUT)/bin/%: gvisor/bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -static -o $@ $<
-# The tracepoint counting runsc_test and /bench/runsc share, sourced.
+# Sourced shell in /gvisor: the tracepoint counting runsc_test and
+# /bench/runsc share, and /bench/runsc's redis part.
 KVM_TRACE_SH := $(GVISOR_OUT)/bin/kvm_trace.sh
-$(KVM_TRACE_SH): gvisor/tests/kvm_trace.sh
+RUNSC_REDIS_SH := $(GVISOR_OUT)/bin/runsc_redis.sh
+$(GVISOR_OUT)/bin/%.sh: gvisor/tests/%.sh
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
-GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED) $(KVM_TRACE_SH)
+$(GVISOR_OUT)/bin/%.sh: gvisor/bench/%.sh
+	@mkdir -p $(dir $@)
+	install -m 644 $< $@
+# Debian's redis-server and redis-benchmark with their libraries
+# (gvisor/redis-bundle.sh), as /gvisor/redis: the real server of the runsc
+# bench.
+REDIS_DIR := $(GVISOR_OUT)/bin/redis
+$(REDIS_DIR)/redis-server: gvisor/redis-bundle.sh /usr/bin/redis-check-rdb /usr/bin/redis-benchmark
+	@gvisor/redis-bundle.sh $(REDIS_DIR)
+GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED) $(KVM_TRACE_SH) \
+	$(RUNSC_REDIS_SH) $(REDIS_DIR)/redis-server
 
 $(BENCH_OUT)/runsc: gvisor/bench/runsc_bench.sh $(GVISOR_BINS)
 	@mkdir -p $(dir $@)

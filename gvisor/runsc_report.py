@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The runsc bench's report (gvisor/run-bench.sh): UDP_RR and the send()
-loop under each runsc mode, beside the figures of the 2022 posting.
+"""The runsc bench's report (gvisor/run-bench.sh): UDP_RR, the send()
+loop and redis-server under each runsc mode, beside the figures of the 2022
+posting.
 
     runsc_report.py [--commit C] LOG...
 
@@ -57,6 +58,36 @@ def rng(vals):
     if len(vals) < 2:
         return 'one boot'
     return f'{min(vals):.2f}-{max(vals):.2f}x'
+
+
+def redis_table(w_redis, i_redis):
+    """Requests/s of redis-server in each mode, SET and GET."""
+    print('\n## A real server: Debian\'s redis-server, requests/s\n')
+    print('redis-server 7.0 (Debian\'s, unmodified) natively or under runsc '
+          '--network=host; Debian\'s redis-benchmark natively in the guest, one '
+          'connection, one request at a time (`-c 1 -t set,get`), so each request '
+          'is a round trip like UDP_RR\'s: the Sentry\'s epoll_wait, recvmsg and '
+          'sendmsg on the host socket.  The posting has no such figure.\n')
+    print('| mode | SET wall | GET wall | GET vs HLT | range | SET -icount | GET -icount | GET vs HLT |')
+    print('|---|---:|---:|---:|---:|---:|---:|---:|')
+    s0 = w_redis['set'][0] if w_redis['set'] else {}
+    g0 = w_redis['get'][0] if w_redis['get'] else {}
+    si, gi = i_redis['set'], i_redis['get']
+
+    def rate(d, mode):
+        return 1e9 / d[mode] if mode in d else None
+    for mode, label in MODES:
+        if mode not in g0 and mode not in gi:
+            continue
+        rr = [(b['hlt'] / b[mode]) if mode in b and 'hlt' in b else None
+              for b in w_redis['get']]
+        cells = [rate(s0, mode), rate(g0, mode)]
+        icells = [rate(si, mode), rate(gi, mode)]
+        print(f'| {label} | ' + ' | '.join(fmt_int(c) if c else 'n/a' for c in cells)
+              + f' | {ratio(rate(g0, mode), rate(g0, "hlt"))} | {rng(rr)} | '
+              + ' | '.join(fmt_int(c) if c else 'n/a' for c in icells)
+              + f' | {ratio(rate(gi, mode), rate(gi, "hlt"))} |')
+    print('\n-icount columns are requests per 10^9 guest instructions.')
 
 
 def main():
@@ -144,6 +175,10 @@ def main():
         print(f'| {label} | {fmt_int(w) if w else "n/a"} | {fmt_int(wa) if wa is not None else ""} '
               f'| {fmt_int(i) if i else "n/a"} | {fmt_int(ia) if ia is not None else ""} '
               f'| {post if post else ""} |')
+    w_redis = {op: [per_op(b, 'redis-' + op) for b in wall] for op in ('set', 'get')}
+    i_redis = {op: per_op(icount, 'redis-' + op) if icount else {} for op in ('set', 'get')}
+    if any(w_redis['get']) or i_redis['get']:
+        redis_table(w_redis, i_redis)
     counts = [b for b in wall + ([icount] if icount else []) if b.by_type['runsc-count']]
     if counts:
         print('\n## What KVM saw per operation (its tracepoints, first wall-clock boot)\n')
@@ -160,7 +195,8 @@ def main():
                 if r['mode'] != mode:
                     continue
                 ops = r['ops']
-                op = {'rr': 'UDP_RR transaction', 'send': 'send()'}[r['op']]
+                op = {'rr': 'UDP_RR transaction', 'send': 'send()',
+                      'redis': 'redis GET'}[r['op']]
                 cells = [(r['hc13'] + r['hc14']) / ops, r['hlt'] / ops, r['hcexit'] / ops]
                 # A difference of two runs can come out a hair below 0.
                 print(f'| {label} | {op} | ' + ' | '.join(f'{max(c, 0):.2f}' for c in cells) + ' |')

@@ -9,7 +9,7 @@ PKGS="linux-source-6.12 qemu-system-x86 busybox-static gcc make bc flex bison
       zlib1g-dev libzstd-dev
       xz-utils git python3 rsync kmod gnuplot-nox
       bochs bochsbios vgabios syslinux mtools dosfstools
-      golang-gvisor-gvisor-dev golang-1.19-go g++"
+      golang-gvisor-gvisor-dev golang-1.19-go g++ redis-tools"
 
 missing=()
 for p in $PKGS; do

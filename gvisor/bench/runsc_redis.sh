@@ -79,7 +79,7 @@ redis_samples() {
 		timeout -s KILL 600 $REDIS_LD $REDIS/redis-benchmark -h 127.0.0.1 \
 			-p $REDIS_PORT -c 1 -n "$n" -t set,get --csv 2>/dev/null |
 			awk -F'"' -v n="$n" '$2 == "SET" || $2 == "GET" {
-				if ($4 > 0) printf "sample redis-%s %d %d\n", tolower($2), n, n * 1e9 / $4 }'
+				if ($4 > 0) printf "sample redis-%s %d %.0f\n", tolower($2), n, n * 1e9 / $4 }'
 	done
 }
 

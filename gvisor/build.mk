@@ -11,10 +11,12 @@ $(RUNSC): gvisor/build.sh gvisor/patches/series $(wildcard gvisor/patches/*.patc
 # hide_host_syscall, runsc under a seccomp filter that hides
 # KVM_CAP_PV_HOST_SYSCALL (runsc_test's fallback case); audited, runsc with
 # syscall auditing on, for which KVM refuses every call (its refusal case);
+# sockio, socket reads and writes compared with native (its hostinet case);
 # udp_rr, the posting's UDP_RR client and echo server (gvisor/run-bench.sh),
 # run natively and under runsc.  The guest driver is /bench/runsc.
 HIDE_HOST_SYSCALL := $(GVISOR_OUT)/bin/hide_host_syscall
 AUDITED := $(GVISOR_OUT)/bin/audited
+SOCKIO := $(GVISOR_OUT)/bin/sockio
 UDP_RR := $(GVISOR_OUT)/bin/udp_rr
 $(GVISOR_OUT)/bin/%: gvisor/tests/%.c
 	@mkdir -p $(dir $@)
@@ -38,7 +40,7 @@ $(GVISOR_OUT)/bin/%.sh: gvisor/bench/%.sh
 REDIS_DIR := $(GVISOR_OUT)/bin/redis
 $(REDIS_DIR)/redis-server: gvisor/redis-bundle.sh /usr/bin/redis-check-rdb /usr/bin/redis-benchmark
 	@gvisor/redis-bundle.sh $(REDIS_DIR)
-GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED) $(KVM_TRACE_SH) \
+GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED) $(SOCKIO) $(KVM_TRACE_SH) \
 	$(RUNSC_REDIS_SH) $(REDIS_DIR)/redis-server
 
 $(BENCH_OUT)/runsc: gvisor/bench/runsc_bench.sh $(GVISOR_BINS)

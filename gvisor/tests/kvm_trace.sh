@@ -38,6 +38,13 @@ kvm_trace_stop() {
 	EOT
 }
 
+# kvm_trace_nr HC NR: after kvm_trace_stop, how many hypercalls HC (13
+# or 14) asked for system call NR (a0: 14's call number; for 13, a
+# pointer, so only 14 is meaningful).
+kvm_trace_nr() {
+	grep -c "kvm_hypercall: nr $(printf 0x%x "$1") a0 $(printf 0x%x "$2") " $KVM_TRACE/trace
+}
+
 kvm_trace_teardown() {
 	echo 0 > $KVM_TRACE/events/kvm/kvm_hypercall/enable
 	echo 0 > $KVM_TRACE/events/kvm/kvm_userspace_exit/enable

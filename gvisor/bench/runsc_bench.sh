@@ -84,7 +84,7 @@ try_op() {
 	if [ $op = redis ]; then
 		logs=$LOGS/redis-$mode-$try
 		if redis_start $mode "$flags" redis-$mode-$try; then
-			out=$(redis_samples $n $samples)
+			out=$(redis_samples $n $samples redis-$mode-$try)
 		else
 			rc=1
 		fi
@@ -138,6 +138,7 @@ for mode in $(echo $modes | tr '+' ' '); do
 			printf '{"type":"runsc-failure","mode":"%s","op":"%s","try":%d,"rc":%d,"why":"%s"}\n' \
 				$mode $op $try $rc "$(json_str "${why:-$(last_words 1)}")"
 			# runsc's own account, for the TAP log.
+			[ -f $logs.stacks ] && sed "s|^|# stacks: |" $logs.stacks
 			for f in $logs/*boot*; do
 				[ -f "$f" ] && { grep -E '^[WEF]' "$f" | tail -5
 					grep -m 2 -B 4 -A 14 -E '^panic|fatal error|^SIGSEGV|^SIGBUS|^unexpected' "$f"; } |

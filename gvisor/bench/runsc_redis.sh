@@ -68,24 +68,56 @@ redis_stop() {
 	return 0
 }
 
-# redis_samples N SAMPLES: SAMPLES redis-benchmark runs of N SETs then N
-# GETs, as "sample redis-set N NS" lines (NS: N requests at the rate
-# redis-benchmark measured, its clock being the guest's: instructions
-# under -icount).  Fewer lines than 2 x SAMPLES: a run failed.
+# redis_samples N SAMPLES NAME: SAMPLES redis-benchmark runs of N SETs
+# then N GETs, as "sample redis-set N NS" lines (NS: N requests at the
+# rate redis-benchmark measured, its clock being the guest's: instructions
+# under -icount).  A run that does not end in 3 minutes (some seconds
+# under TCG), or whose server ends (a triple fault: gvisor/README.md), is
+# stopped, with the sandbox's stacks in $LOGS/NAME.stacks, and no more are
+# made: fewer lines than 2 x SAMPLES, a failed try.
 redis_samples() {
-	local n=$1 s=0
+	local n=$1 s=0 out watch
+	(while redis_alive; do sleep 1; done
+	 pkill -f $REDIS/redis-benchmark) &
+	watch=$!
 	while [ $s -lt "$2" ]; do
 		s=$((s + 1))
-		timeout -s KILL 600 $REDIS_LD $REDIS/redis-benchmark -h 127.0.0.1 \
+		out=$(timeout -s KILL 180 $REDIS_LD $REDIS/redis-benchmark -h 127.0.0.1 \
 			-p $REDIS_PORT -c 1 -n "$n" -t set,get --csv 2>/dev/null |
 			awk -F'"' -v n="$n" '$2 == "SET" || $2 == "GET" {
-				if ($4 > 0) printf "sample redis-%s %d %.0f\n", tolower($2), n, n * 1e9 / $4 }'
+				if ($4 > 0) printf "sample redis-%s %d %.0f\n", tolower($2), n, n * 1e9 / $4 }')
+		[ -n "$out" ] && echo "$out"
+		[ "$(echo "$out" | grep -c '^sample')" = 2 ] && continue
+		redis_stuck "$3"
+		break
 	done
+	kill $watch 2>/dev/null
+}
+
+# redis_alive: whether the server (or its sandbox) still runs; a zombie
+# does not: the shell that would reap it is waiting for this run.
+redis_alive() {
+	local st
+	st=$(cut -d' ' -f3 /proc/$redis_pid/stat 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# redis_stuck NAME: what the sandbox NAME and the guest's processes were
+# doing when a redis-benchmark run did not end, to $LOGS/NAME.stacks.
+redis_stuck() {
+	{
+		echo "sample $s of redis $1 did not end"
+		ps -o pid,stat,time,args 2>/dev/null || ps
+		for p in /proc/[0-9]*; do
+			[ -r $p/wchan ] && echo "${p#/proc/} $(cat $p/wchan) $(tr '\0' ' ' < $p/cmdline | cut -c1-60)"
+		done
+		timeout -s KILL 60 $RUNSC --root=$STATE debug --stacks "$1" 2>&1
+	} > $LOGS/"$1".stacks 2>&1
 }
 
 # redis_count N: one untimed redis-benchmark run of N GETs (for the
 # tracepoint counts: runsc_bench.sh takes two and subtracts).
 redis_count() {
-	timeout -s KILL 600 $REDIS_LD $REDIS/redis-benchmark -h 127.0.0.1 \
+	timeout -s KILL 180 $REDIS_LD $REDIS/redis-benchmark -h 127.0.0.1 \
 		-p $REDIS_PORT -c 1 -n "$1" -t get -q > /dev/null 2>&1
 }

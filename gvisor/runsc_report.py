@@ -94,6 +94,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--commit', default='unknown')
     ap.add_argument('--runsc', help='what runsc is (its --version says VERSION_MISSING)')
+    ap.add_argument('--crashed', action='append', default=[],
+                    help='a boot the guest did not survive, made again')
     ap.add_argument('logs', nargs='+')
     a = ap.parse_args()
     wall, icount, notes, failures = [], None, [], []
@@ -200,6 +202,13 @@ def main():
                 cells = [(r['hc13'] + r['hc14']) / ops, r['hlt'] / ops, r['hcexit'] / ops]
                 # A difference of two runs can come out a hair below 0.
                 print(f'| {label} | {op} | ' + ' | '.join(f'{max(c, 0):.2f}' for c in cells) + ' |')
+    if a.crashed:
+        print('\n## Boots the guest did not survive, made again\n')
+        print('The whole QEMU guest ended without a kernel message (its machine reset; '
+              'gvisor/README.md, "Triple faults"); the boot was made once more, '
+              'its first log kept beside it as NAME-crashed:\n')
+        for c in a.crashed:
+            print(f'- {c}')
     if failures:
         print('\n## Runs that failed and were made again\n')
         print('A run is tried up to five times; each failed try, with the first fatal '

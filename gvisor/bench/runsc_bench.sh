@@ -74,8 +74,8 @@ spec_for() {
 }
 # try_op MODE OP TRY: one try of OP under MODE (runsc flags in $flags);
 # sets out (the program's "sample OP N T" lines), rc (its exit status;
-# redis: 1 when the server did not start, 137 when it did not stop and was
-# killed) and logs (the Sentry's debug log folder; logs.err, logs.out).
+# redis: 1 when the server did not start, 3 when a sample is missing, 137
+# when it did not stop and was killed) and logs (the Sentry's debug log folder; logs.err, logs.out).
 try_op() {
 	local mode=$1 op=$2 try=$3 args
 	logs=$LOGS/$mode-$op
@@ -85,6 +85,7 @@ try_op() {
 		logs=$LOGS/redis-$mode-$try
 		if redis_start $mode "$flags" redis-$mode-$try; then
 			out=$(redis_samples $n $samples redis-$mode-$try)
+			[ "$(echo "$out" | grep -c '^sample')" = $((2 * samples)) ] || rc=3
 		else
 			rc=1
 		fi

@@ -22,7 +22,10 @@ log too (common/tests/check_test_ids.py), each a counted check.
 
 With --boot MODE (a bench, profile or programs boot, which prints no TAP):
 the boot fails unless its program's "# kvm-hc: MODE exit=0" line and the
-end marker are there and the console log has no splat.
+end marker are there and the console log has no splat; exit 3 when the
+guest left no word at all (neither line, no splat: it reset or hung), 1
+otherwise, so that a caller may make such a boot again
+(gvisor/run-bench.sh).
 
 TAP lines are read with common/py/guestlog.py, the one parser of guest logs.
 """
@@ -68,7 +71,7 @@ def judge_boot(mode, tap_path, console_path):
         print(f'# {mode} boot: {p}')
     if problems:
         print(f'# {mode} boot failed; console log: {console_path}')
-        return 1
+        return 3 if not status and not splats and len(problems) == 2 else 1
     return 0
 
 

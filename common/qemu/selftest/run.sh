@@ -95,6 +95,11 @@ check_boot "bench program failed" 1 "# kvm-hc: bench exit=1
 $END" "$CLEAN"
 check_boot "bench boot without the program's status" 1 "$END" "$CLEAN"
 check_boot "bench boot that hung" 1 "# kvm-hc: bench exit=0" "$CLEAN"
+# No word at all (the machine reset or hung before the status): exit 3,
+# which gvisor/run-bench.sh makes again; with a splat it is a failure.
+check_boot "bench boot the guest did not survive" 3 "mechanism|getppid|..." "$CLEAN"
+check_boot "bench boot that died with a splat" 1 "mechanism|getppid|..." "$CLEAN
+[   12.3] general protection fault, probably for non-canonical address"
 
 # The facts' test ids (common/tests/test-ids) held to the log: a fact that
 # cites a test whose result is not in the log fails the run.

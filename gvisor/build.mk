@@ -24,9 +24,10 @@ $(GVISOR_OUT)/bin/%: gvisor/tests/%.c
 $(GVISOR_OUT)/bin/%: gvisor/bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -static -o $@ $<
-# Sourced shell in /gvisor: the tracepoint counting runsc_test and
-# /bench/runsc share, and /bench/runsc's redis part.
+# Sourced shell in /gvisor: the tracepoint counting and the bundle
+# runsc_test and /bench/runsc share, and /bench/runsc's redis part.
 KVM_TRACE_SH := $(GVISOR_OUT)/bin/kvm_trace.sh
+RUNSC_BUNDLE_SH := $(GVISOR_OUT)/bin/runsc_bundle.sh
 RUNSC_REDIS_SH := $(GVISOR_OUT)/bin/runsc_redis.sh
 $(GVISOR_OUT)/bin/%.sh: gvisor/tests/%.sh
 	@mkdir -p $(dir $@)
@@ -40,8 +41,8 @@ $(GVISOR_OUT)/bin/%.sh: gvisor/bench/%.sh
 REDIS_DIR := $(GVISOR_OUT)/bin/redis
 $(REDIS_DIR)/redis-server: gvisor/redis-bundle.sh /usr/bin/redis-check-rdb /usr/bin/redis-benchmark
 	@gvisor/redis-bundle.sh $(REDIS_DIR)
-GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED) $(SOCKIO) $(KVM_TRACE_SH) \
-	$(RUNSC_REDIS_SH) $(REDIS_DIR)/redis-server
+GVISOR_BINS := $(RUNSC) $(HIDE_HOST_SYSCALL) $(UDP_RR) $(AUDITED) $(SOCKIO) \
+	$(KVM_TRACE_SH) $(RUNSC_BUNDLE_SH) $(RUNSC_REDIS_SH) $(REDIS_DIR)/redis-server
 
 $(BENCH_OUT)/runsc: gvisor/bench/runsc_bench.sh $(GVISOR_BINS)
 	@mkdir -p $(dir $@)

@@ -61,17 +61,11 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 $UDP_RR echo $PORT &
 echo_pid=$!
 sleep 1
-# runsc run of a bundle whose root is / and whose network namespace is the
-# guest's own: `runsc do` would make a namespace and a veth pair of its
-# own, where 127.0.0.1 is not the echo server's loopback.
+# runsc run of a bundle in the guest's network namespace
+# (gvisor/tests/runsc_bundle.sh), so that 127.0.0.1 is the echo server's.
+. /gvisor/runsc_bundle.sh
 bundle=/tmp/runsc-bundle
-mkdir -p $STATE $LOGS $bundle
-# spec_for PROGRAM ARGS...: the bundle's config.json runs that.
-spec_for() {
-	rm -f $bundle/config.json
-	(cd $bundle && $RUNSC spec --netns /proc/1/ns/net -- "$@") &&
-		sed -i 's|"path": "rootfs"|"path": "/"|' $bundle/config.json
-}
+mkdir -p $STATE $LOGS
 # try_op MODE OP TRY: one try of OP under MODE (runsc flags in $flags);
 # sets out (the program's "sample OP N T" lines), rc (its exit status;
 # redis: 1 when the server did not start, 3 when a sample is missing, 137
@@ -99,7 +93,7 @@ try_op() {
 		rc=$?
 		return
 	fi
-	spec_for $UDP_RR $args || { rc=1; return; }
+	runsc_bundle $bundle $UDP_RR $args || { rc=1; return; }
 	mkdir -p $logs
 	# shellcheck disable=SC2086
 	out=$(timeout -s KILL 600 $RUNSC --root=$STATE --ignore-cgroups --network=host $flags \
@@ -192,7 +186,7 @@ if [ $count = 1 ]; then
 				else
 					args="$op $PORT $c 1"
 					[ $op = send ] && args="send $c 1"
-					spec_for $UDP_RR $args || break
+					runsc_bundle $bundle $UDP_RR $args || break
 					kvm_trace_start
 					# shellcheck disable=SC2086
 					timeout -s KILL 600 $RUNSC --root=$STATE --ignore-cgroups \

@@ -5,7 +5,7 @@
 # UDP_RR, each request a host recvmsg/sendmsg and epoll_wait the Sentry
 # makes).  Both start through the loader /gvisor/redis carries
 # (gvisor/redis-bundle.sh).  Uses runsc_bench.sh's RUNSC, STATE, LOGS,
-# spec_for, json_str.
+# bundle and runsc_bundle.
 REDIS=/gvisor/redis
 REDIS_PORT=6380
 # Debian's binaries run as "$REDIS_LD $REDIS/PROGRAM ARGS...".
@@ -31,7 +31,7 @@ redis_start() {
 	if [ "$mode" = native ]; then
 		redis_run redis-server "$@" > $LOGS/$name.out 2>&1 &
 	else
-		spec_for $REDIS_LD $REDIS/redis-server "$@" || return 1
+		runsc_bundle $bundle $REDIS_LD $REDIS/redis-server "$@" || return 1
 		rm -rf $LOGS/$name && mkdir -p $LOGS/$name
 		# shellcheck disable=SC2086
 		$RUNSC --root=$STATE --ignore-cgroups --network=host $flags \

@@ -16,16 +16,18 @@ LOGS=/tmp/runsc-logs
 
 echo "TAP version 13"
 if [ ! -x $RUNSC ] || [ ! -x $HIDE ] || [ ! -x $AUDITED ] || [ ! -x $SOCKIO ] ||
-   [ ! -f /gvisor/kvm_trace.sh ]; then
-	echo "1..0 # SKIP no /gvisor/runsc, $HIDE, $AUDITED, $SOCKIO or kvm_trace.sh in this initramfs"
+   [ ! -f /gvisor/kvm_trace.sh ] || [ ! -f /gvisor/runsc_bundle.sh ]; then
+	echo "1..0 # SKIP no /gvisor/runsc, $HIDE, $AUDITED, $SOCKIO, kvm_trace.sh or runsc_bundle.sh in this initramfs"
 	exit 4
 fi
 if grep -q '^rootfs / ' /proc/mounts; then
 	echo "1..0 # SKIP / is the initramfs' rootfs: runsc cannot pivot_root from it"
 	exit 4
 fi
-# KVM's own account of each run (gvisor/tests/kvm_trace.sh).
+# KVM's own account of each run (gvisor/tests/kvm_trace.sh), and the
+# bundle of a "run:" case (gvisor/tests/runsc_bundle.sh).
 . /gvisor/kvm_trace.sh
+. /gvisor/runsc_bundle.sh
 if ! kvm_trace_setup 4096; then
 	echo "1..0 # SKIP no kvm:kvm_hypercall tracepoint (CONFIG_TRACING)"
 	exit 4
@@ -67,9 +69,7 @@ for t in "$@"; do
 	how="do $cmd"
 	case $cmd in
 	run:*)	cmd=${cmd#run:}
-		mkdir -p $bundle && rm -f $bundle/config.json
-		(cd $bundle && $RUNSC spec --netns /proc/1/ns/net -- $cmd) &&
-			sed -i 's|"path": "rootfs"|"path": "/"|' $bundle/config.json
+		runsc_bundle $bundle $cmd
 		how="run --bundle $bundle test-$i" ;;
 	esac
 	want=$(eval "$cmd" 2>&1)

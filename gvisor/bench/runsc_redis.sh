@@ -21,6 +21,13 @@ redis_cli() {
 	redis_run redis-cli -h 127.0.0.1 -p $REDIS_PORT "$@"
 }
 
+# redis_benchmark ARGS...: one client, one request at a time, stopped
+# after 3 minutes (a run takes seconds under TCG).
+redis_benchmark() {
+	timeout -s KILL 180 $REDIS_LD $REDIS/redis-benchmark -h 127.0.0.1 \
+		-p $REDIS_PORT -c 1 "$@"
+}
+
 # redis_start MODE RUNSC_FLAGS NAME: the server, natively or in a sandbox
 # named NAME; redis_pid is what to wait for.  No snapshots: the bundle's
 # root is read-only and a failed save would stop writes.
@@ -82,8 +89,7 @@ redis_samples() {
 	watch=$!
 	while [ $s -lt "$2" ]; do
 		s=$((s + 1))
-		out=$(timeout -s KILL 180 $REDIS_LD $REDIS/redis-benchmark -h 127.0.0.1 \
-			-p $REDIS_PORT -c 1 -n "$n" -t set,get --csv 2>/dev/null |
+		out=$(redis_benchmark -n "$n" -t set,get --csv 2>/dev/null |
 			awk -F'"' -v n="$n" '$2 == "SET" || $2 == "GET" {
 				if ($4 > 0) printf "sample redis-%s %d %.0f\n", tolower($2), n, n * 1e9 / $4 }')
 		[ -n "$out" ] && echo "$out"
@@ -118,6 +124,5 @@ redis_stuck() {
 # redis_count N: one untimed redis-benchmark run of N GETs (for the
 # tracepoint counts: runsc_bench.sh takes two and subtracts).
 redis_count() {
-	timeout -s KILL 180 $REDIS_LD $REDIS/redis-benchmark -h 127.0.0.1 \
-		-p $REDIS_PORT -c 1 -n "$1" -t get -q > /dev/null 2>&1
+	redis_benchmark -n "$1" -t get -q > /dev/null 2>&1
 }
